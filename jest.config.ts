@@ -1,0 +1,27 @@
+import type { Config } from 'jest';
+
+const shared = {
+  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
+  testEnvironment: 'node',
+  moduleFileExtensions: ['ts', 'js', 'json'],
+};
+
+/**
+ * unit: pure code, no services. integration: real PostgreSQL + pgvector and Redis; the global setup
+ * creates one database for the run and drops it afterwards.
+ */
+const config: Config = {
+  globalSetup: '<rootDir>/test/global-setup.ts',
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
+  testTimeout: 30_000,
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{packages,services}/*/test/unit/**/*.test.ts'] },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{packages,services}/*/test/integration/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
+    },
+  ],
+};
+
+export default config;

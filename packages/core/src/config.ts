@@ -1,0 +1,160 @@
+import Joi from 'joi';
+
+export type Mode = 'embedded' | 'split';
+export type LogFormat = 'json' | 'pretty';
+export type EmbeddingProvider = 'transformers' | 'lexical';
+
+export interface Config {
+  nodeEnv: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  /** Unset means embedded mode: PGlite under dataDir. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  dbPoolMax: number;
+  /** Unset means no queue: workers run in-process, fed from the database. */
+  redisUrl: string | undefined;
+  redisKeyPrefix: string;
+  logLevel: string;
+  logFormat: LogFormat;
+  trustProxy: string | boolean | number;
+  rateLimit: { perMinute: number; unauthenticatedPerMinute: number; registerPerMinute: number };
+  embedding: {
+    provider: EmbeddingProvider;
+    model: string;
+    modelDir: string;
+    allowRemoteModels: boolean;
+    quantized: boolean;
+    /** Embedded mode may fall back to the lexical embedder when the model files are absent. */
+    allowLexicalFallback: boolean;
+  };
+  embeddingWorker: {
+    concurrency: number;
+    batchSize: number;
+    batchWaitMs: number;
+    maxAttempts: number;
+    stuckAfterMs: number;
+    reconcileIntervalMs: number;
+    metricsPort: number;
+  };
+  webhooks: {
+    timeoutMs: number;
+    retryDelaysMs: number[];
+    allowLoopback: boolean;
+    caFile: string | undefined;
+    concurrency: number;
+    reconcileIntervalMs: number;
+  };
+  bootstrapAdminKey: boolean;
+  mode: Mode;
+}
+
+const csvOfInts = Joi.string().pattern(/^\d+(,\d+)*$/).messages({
+  'string.pattern.base': '{{#label}} must be a comma-separated list of milliseconds, e.g. 5000,25000,125000',
+});
+
+const schema = Joi.object({
+  NODE_ENV: Joi.string().valid('development', 'production', 'test').default('development'),
+  HOST: Joi.string().default('127.0.0.1'),
+  PORT: Joi.number().port().default(8080),
+  DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
+  DATA_DIR: Joi.string().default('./data'),
+  DB_POOL_MAX: Joi.number().integer().min(1).max(200).default(10),
+  REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
+  REDIS_KEY_PREFIX: Joi.string().default('ams'),
+  LOG_LEVEL: Joi.string().valid('error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly').default('info'),
+  LOG_FORMAT: Joi.string().valid('json', 'pretty'),
+  TRUST_PROXY: Joi.alternatives(Joi.boolean(), Joi.number().integer().min(0), Joi.string()).default(false),
+  RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(100),
+  UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(60),
+  REGISTER_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(10),
+  EMBEDDING_PROVIDER: Joi.string().valid('transformers', 'lexical').default('transformers'),
+  EMBEDDING_MODEL: Joi.string().default('Xenova/all-MiniLM-L6-v2'),
+  MODEL_DIR: Joi.string().default('./models'),
+  EMBEDDING_ALLOW_REMOTE_MODELS: Joi.boolean().default(false),
+  EMBEDDING_QUANTIZED: Joi.boolean().default(true),
+  EMBEDDING_WORKER_CONCURRENCY: Joi.number().integer().min(1).max(64).default(2),
+  EMBEDDING_BATCH_SIZE: Joi.number().integer().min(1).max(256).default(32),
+  EMBEDDING_BATCH_WAIT_MS: Joi.number().integer().min(0).max(10_000).default(20),
+  EMBEDDING_MAX_ATTEMPTS: Joi.number().integer().min(1).max(20).default(3),
+  EMBEDDING_STUCK_AFTER_MS: Joi.number().integer().min(1000).default(120_000),
+  EMBEDDING_RECONCILE_INTERVAL_MS: Joi.number().integer().min(100).default(10_000),
+  EMBEDDING_WORKER_METRICS_PORT: Joi.number().port().default(9464),
+  WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).max(120_000).default(30_000),
+  WEBHOOK_RETRY_DELAYS_MS: csvOfInts.default('5000,25000,125000'),
+  WEBHOOK_ALLOW_LOOPBACK: Joi.boolean().default(false),
+  WEBHOOK_CA_FILE: Joi.string(),
+  WEBHOOK_CONCURRENCY: Joi.number().integer().min(1).max(256).default(10),
+  WEBHOOK_RECONCILE_INTERVAL_MS: Joi.number().integer().min(100).default(10_000),
+  BOOTSTRAP_ADMIN_KEY: Joi.boolean().default(true),
+})
+  .unknown(true)
+  .prefs({ convert: true, abortEarly: false });
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads and validates the environment once; fails with a message naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings mean "unset" (a blank line in .env must not become an invalid URL).
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const { value: v, error } = schema.validate(cleaned);
+  if (error) {
+    const problems = error.details.map((d) => `${d.path.join('.')}: ${d.message.replace(/"/g, '')}`);
+    throw new ConfigError(`Invalid environment configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+  const nodeEnv = v.NODE_ENV as Config['nodeEnv'];
+  const mode: Mode = v.DATABASE_URL ? 'split' : 'embedded';
+  return {
+    nodeEnv,
+    host: v.HOST,
+    port: v.PORT,
+    databaseUrl: v.DATABASE_URL,
+    dataDir: v.DATA_DIR,
+    dbPoolMax: v.DB_POOL_MAX,
+    redisUrl: v.REDIS_URL,
+    redisKeyPrefix: v.REDIS_KEY_PREFIX,
+    logLevel: v.LOG_LEVEL,
+    logFormat: v.LOG_FORMAT ?? (nodeEnv === 'production' ? 'json' : 'pretty'),
+    trustProxy: v.TRUST_PROXY,
+    rateLimit: {
+      perMinute: v.RATE_LIMIT_PER_MINUTE,
+      unauthenticatedPerMinute: v.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE,
+      registerPerMinute: v.REGISTER_RATE_LIMIT_PER_MINUTE,
+    },
+    embedding: {
+      provider: v.EMBEDDING_PROVIDER,
+      model: v.EMBEDDING_MODEL,
+      modelDir: v.MODEL_DIR,
+      allowRemoteModels: v.EMBEDDING_ALLOW_REMOTE_MODELS,
+      quantized: v.EMBEDDING_QUANTIZED,
+      allowLexicalFallback: mode === 'embedded',
+    },
+    embeddingWorker: {
+      concurrency: v.EMBEDDING_WORKER_CONCURRENCY,
+      batchSize: v.EMBEDDING_BATCH_SIZE,
+      batchWaitMs: v.EMBEDDING_BATCH_WAIT_MS,
+      maxAttempts: v.EMBEDDING_MAX_ATTEMPTS,
+      stuckAfterMs: v.EMBEDDING_STUCK_AFTER_MS,
+      reconcileIntervalMs: v.EMBEDDING_RECONCILE_INTERVAL_MS,
+      metricsPort: v.EMBEDDING_WORKER_METRICS_PORT,
+    },
+    webhooks: {
+      timeoutMs: v.WEBHOOK_TIMEOUT_MS,
+      retryDelaysMs: String(v.WEBHOOK_RETRY_DELAYS_MS).split(',').map(Number),
+      allowLoopback: v.WEBHOOK_ALLOW_LOOPBACK,
+      caFile: v.WEBHOOK_CA_FILE,
+      concurrency: v.WEBHOOK_CONCURRENCY,
+      reconcileIntervalMs: v.WEBHOOK_RECONCILE_INTERVAL_MS,
+    },
+    bootstrapAdminKey: v.BOOTSTRAP_ADMIN_KEY,
+    mode,
+  };
+}
+
+/** Every variable the config module reads; docker-compose and .env.example are checked against it. */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.describe().keys ?? {});

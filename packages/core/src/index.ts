@@ -1,0 +1,5 @@
+export * from './config';
+export * from './errors';
+export * from './logger';
+export * from './time';
+export { VERSION } from './version';

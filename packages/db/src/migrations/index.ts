@@ -1,0 +1,16 @@
+import type { Migration } from './migration';
+import { accountsAndKeys } from './20261122_001_accounts_and_keys';
+import { projectsAndSessions } from './20261122_002_projects_sessions';
+import { memoriesAndEntities } from './20261122_003_memories_entities';
+import { decisionsAndPatterns } from './20261122_004_decisions_patterns';
+import { webhooksAndSearchEvents } from './20261122_005_webhooks_search_events';
+
+/** Listed explicitly (not globbed) so tsx, jest and a bundled build all see the same set, in order. */
+export const MIGRATIONS: readonly Migration[] = [
+  accountsAndKeys,
+  projectsAndSessions,
+  memoriesAndEntities,
+  decisionsAndPatterns,
+  webhooksAndSearchEvents,
+];
+export type { Migration };
