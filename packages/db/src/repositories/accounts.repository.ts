@@ -1,0 +1,26 @@
+import type { Knex } from 'knex';
+
+export interface AccountRow {
+  id: string;
+  email: string;
+  password_hash: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const accountsRepository = {
+  /** Returns undefined when the email is taken (case-insensitively). */
+  async insert(db: Knex, input: { email: string; passwordHash: string | null }): Promise<AccountRow | undefined> {
+    const rows = await db('accounts')
+      .insert({ email: input.email, password_hash: input.passwordHash })
+      .onConflict(db.raw('(lower(email))'))
+      .ignore()
+      .returning('*');
+    return rows[0] as AccountRow | undefined;
+  },
+
+  async count(db: Knex): Promise<number> {
+    const row = await db('accounts').count<{ count: number }[]>('* as count').first();
+    return Number(row?.count ?? 0);
+  },
+};

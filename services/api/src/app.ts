@@ -1,0 +1,42 @@
+import express, { Express } from 'express';
+import type { AppContext } from './context';
+import { identifyCaller, requireAuth } from './middleware/authenticate';
+import { errorHandler, notFoundRoute } from './middleware/error-handler';
+import { jsonBody } from './middleware/json-body';
+import { apiRateLimit, registerRateLimit } from './middleware/rate-limit';
+import { requestId } from './middleware/request-id';
+import { requestLogger } from './middleware/request-logger';
+import { apiKeysRouter } from './routes/api-keys/api-keys.router';
+import { authRouter } from './routes/auth/auth.router';
+import { healthRouter } from './routes/health/health.router';
+
+export const BODY_LIMIT = '1mb';
+export const BATCH_BODY_LIMIT = '10mb';
+
+/** Builds the Express app without listening: server.ts listens, tests mount it with supertest. */
+export function createApp(ctx: AppContext): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', ctx.config.trustProxy);
+  app.set('query parser', 'simple');
+
+  const limits = { redis: ctx.redis, keyPrefix: ctx.config.redisKeyPrefix, logger: ctx.logger };
+  app.use(requestId, requestLogger(ctx.logger));
+  app.use(identifyCaller(ctx));
+  app.use(apiRateLimit(ctx.config.rateLimit.perMinute, ctx.config.rateLimit.unauthenticatedPerMinute, limits));
+
+  // Public routes.
+  app.use(healthRouter(ctx));
+  app.use(authRouter(ctx, [registerRateLimit(ctx.config.rateLimit.registerPerMinute, limits), ...jsonBody(BODY_LIMIT)]));
+
+  // Everything below needs a valid key, checked before the body is even parsed.
+  app.use(requireAuth);
+  app.use('/v1/memories/batch', jsonBody(BATCH_BODY_LIMIT));
+  app.use(jsonBody(BODY_LIMIT));
+  // Each router names the scope of each of its routes.
+  app.use(apiKeysRouter(ctx));
+
+  app.use(notFoundRoute);
+  app.use(errorHandler(ctx.logger));
+  return app;
+}

@@ -1,0 +1,40 @@
+import type { RequestHandler } from 'express';
+import { ApiError } from '@ams/core';
+import type { AppContext } from '../context';
+import { authenticateApiKey } from '../services/api-keys.service';
+
+function presentedKey(authorization: string | undefined, xApiKey: string | undefined): string | undefined {
+  if (xApiKey) return xApiKey.trim();
+  const match = authorization?.match(/^Bearer\s+(\S+)\s*$/i);
+  return match?.[1];
+}
+
+/**
+ * Identifies the caller but does not reject: the rate limiter runs next (per key when known, per
+ * IP otherwise), and requireAuth then raises the failure, so 401s carry rate-limit headers too.
+ */
+export function identifyCaller(ctx: AppContext): RequestHandler {
+  return async (req, _res, next) => {
+    const key = presentedKey(req.get('authorization'), req.get('x-api-key'));
+    if (!key) {
+      req.authFailure = 'missing';
+      return next();
+    }
+    const result = await authenticateApiKey(ctx, key);
+    if ('failure' in result) req.authFailure = result.failure;
+    else req.auth = result.auth;
+    next();
+  };
+}
+
+const FAILURE_MESSAGES = {
+  missing: 'Missing API key. Send it as "Authorization: Bearer <key>" or "X-API-Key: <key>"',
+  invalid: 'Invalid API key',
+  expired: 'API key has expired',
+  revoked: 'API key has been revoked',
+} as const;
+
+export const requireAuth: RequestHandler = (req, _res, next) => {
+  if (req.auth) return next();
+  next(ApiError.unauthorized(FAILURE_MESSAGES[req.authFailure ?? 'missing']));
+};

@@ -1,0 +1,45 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { ApiError, isApiError, Logger } from '@ams/core';
+
+/** body-parser reports its failures with a stable `type`; map those, never the message text. */
+function fromBodyParser(err: { type?: string; limit?: number }): ApiError | undefined {
+  switch (err.type) {
+    case 'entity.parse.failed':
+      return ApiError.badRequest('Malformed JSON in request body');
+    case 'entity.too.large':
+      return new ApiError('payload_too_large', `Request body exceeds the limit of ${err.limit} bytes`);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return ApiError.badRequest('Unsupported request body encoding');
+    case 'request.aborted':
+      return ApiError.badRequest('Request aborted');
+    default:
+      return undefined;
+  }
+}
+
+export const notFoundRoute: RequestHandler = (req, _res, next) => {
+  next(new ApiError('not_found', `No route for ${req.method} ${req.path}`));
+};
+
+/** The one place errors become the spec's envelope. Unknown errors are logged, never exposed. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const apiError = isApiError(err) ? err : fromBodyParser(err);
+    if (!apiError) {
+      logger.error('unhandled error', {
+        request_id: req.requestId,
+        error: err instanceof Error ? err.message : String(err),
+        stack: err instanceof Error ? err.stack : undefined,
+      });
+    }
+    const e = apiError ?? new ApiError('internal_error', 'Internal server error');
+    res.status(e.status).json({
+      type: e.type,
+      message: e.message,
+      code: e.status,
+      request_id: req.requestId,
+      ...(e.type === 'validation_error' ? { details: e.details ?? [] } : {}),
+    });
+  };
+}

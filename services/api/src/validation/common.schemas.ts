@@ -1,0 +1,50 @@
+import Joi from 'joi';
+import { decodeCursor } from '@ams/db';
+
+export const METADATA_MAX_BYTES = 10_240;
+
+export const uuid = Joi.string().guid({ version: ['uuidv1', 'uuidv2', 'uuidv3', 'uuidv4', 'uuidv5', 'uuidv7', 'uuidv8'] });
+
+/** "10 KB" is 10,240 bytes of the value serialized as JSON (UTF-8). */
+export const metadata = Joi.object()
+  .unknown(true)
+  .custom((value, helpers) =>
+    Buffer.byteLength(JSON.stringify(value), 'utf8') > METADATA_MAX_BYTES ? helpers.error('metadata.size') : value,
+  )
+  .messages({ 'metadata.size': '{{#label}} must be at most 10KB (10,240 bytes) when serialized as JSON' });
+
+/** Text that must carry something besides white space. */
+export const nonBlank = (max: number) =>
+  Joi.string()
+    .max(max)
+    .custom((v: string, helpers) => (v.trim().length === 0 ? helpers.error('string.blank') : v))
+    .messages({ 'string.blank': '{{#label}} must not be empty or whitespace-only' });
+
+export const tags = Joi.array().items(Joi.string().min(1).max(100)).max(20);
+
+export const cursor = Joi.string()
+  .max(500)
+  .custom((raw: string, helpers) => decodeCursor(raw) ?? helpers.error('cursor.invalid'))
+  .messages({ 'cursor.invalid': '{{#label}} is not a cursor issued by this service' });
+
+/** limit 1-100 (default 20), offset ≥ 0 (default 0), optional cursor: every list endpoint. */
+export const pagination = {
+  limit: Joi.number().integer().min(1).max(100).default(20),
+  offset: Joi.number().integer().min(0).max(1_000_000).default(0),
+  cursor,
+};
+
+/** The standard list envelope; memories, entities and agents also carry object: list. */
+export function listResponse<T>(
+  page: { hasMore: boolean; nextCursor: string | null; totalCount: number },
+  data: T[],
+  withObject = false,
+) {
+  return {
+    ...(withObject ? { object: 'list' } : {}),
+    data,
+    has_more: page.hasMore,
+    next_cursor: page.nextCursor,
+    total_count: page.totalCount,
+  };
+}
