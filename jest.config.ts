@@ -1,7 +1,8 @@
-import type { Config } from 'jest';
+import type { Config } from '@jest/types';
 
-const shared = {
-  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
+const shared: Config.InitialProjectOptions = {
+  // Transpile only: `npm run build` type-checks; tests stay fast.
+  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }] },
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json'],
 };
@@ -10,7 +11,7 @@ const shared = {
  * unit: pure code, no services. integration: real PostgreSQL + pgvector and Redis; the global setup
  * creates one database for the run and drops it afterwards.
  */
-const config: Config = {
+const config: Config.InitialOptions = {
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   testTimeout: 30_000,
