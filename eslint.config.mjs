@@ -11,5 +11,10 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
+  {
+    files: ['**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
   { files: ['**/cli/**', 'bench/**', 'infra/**', '**/scripts/**'], rules: { 'no-console': 'off' } },
 );

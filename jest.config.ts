@@ -2,7 +2,10 @@ import type { Config } from '@jest/types';
 
 const shared: Config.InitialProjectOptions = {
   // Transpile only: `npm run build` type-checks; tests stay fast.
-  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }] },
+  // module node16 keeps `import()` native, so ESM-only packages (@xenova/transformers) load in tests.
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { diagnostics: false, tsconfig: { module: 'node16', moduleResolution: 'node16', isolatedModules: true } }],
+  },
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json'],
 };

@@ -9,6 +9,7 @@ import { requestLogger } from './middleware/request-logger';
 import { apiKeysRouter } from './routes/api-keys/api-keys.router';
 import { authRouter } from './routes/auth/auth.router';
 import { healthRouter } from './routes/health/health.router';
+import { memoriesRouter } from './routes/memories/memories.router';
 
 export const BODY_LIMIT = '1mb';
 export const BATCH_BODY_LIMIT = '10mb';
@@ -35,6 +36,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(jsonBody(BODY_LIMIT));
   // Each router names the scope of each of its routes.
   app.use(apiKeysRouter(ctx));
+  app.use(memoriesRouter(ctx));
 
   app.use(notFoundRoute);
   app.use(errorHandler(ctx.logger));

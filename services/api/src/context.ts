@@ -1,5 +1,6 @@
 import type { Config, Logger } from '@ams/core';
 import type { Database } from '@ams/db';
+import type { Embedder } from '@ams/embeddings';
 import type { RedisConnection } from './lib/redis';
 
 /** Everything a request handler may reach; built once per process by server.ts (or a test). */
@@ -9,8 +10,12 @@ export interface AppContext {
   db: Database;
   /** Absent in embedded mode. */
   redis?: RedisConnection;
-  /** Reported by health; the embedder itself is wired in by the memories module. */
-  embedding?: { provider: string; model: string; dimensions: number };
+  embedder: Embedder;
+  /**
+   * Hands webhook deliveries, recorded in a transaction that has committed, to the dispatcher
+   * (the queue in split mode, the in-process dispatcher in embedded mode). Never throws.
+   */
+  webhookDispatch?: (accountId: string, deliveryIds: string[]) => void;
 }
 
 export interface AuthContext {

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { ConfigError, createLogger, loadConfig, Logger } from '@ams/core';
 import { createDatabase, migrateLatest } from '@ams/db';
+import { createEmbedder } from '@ams/embeddings';
 import { createApp } from './app';
 import type { AppContext } from './context';
 import { connectRedis } from './lib/redis';
@@ -33,7 +34,10 @@ async function start(): Promise<void> {
   if (applied.length) logger.info('migrations applied', { migrations: applied });
   const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined;
 
-  const ctx: AppContext = { config, logger, db, redis };
+  const embedder = await createEmbedder(config.embedding, logger);
+  logger.info('embedder ready', { provider: embedder.provider, model: embedder.model, dimensions: embedder.dimensions });
+
+  const ctx: AppContext = { config, logger, db, redis, embedder };
   const app = createApp(ctx);
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {

@@ -26,6 +26,6 @@ export async function checkHealth(ctx: AppContext) {
     mode: ctx.config.mode,
     database,
     redis,
-    embedding: ctx.embedding ?? null,
+    embedding: { provider: ctx.embedder.provider, model: ctx.embedder.model, dimensions: ctx.embedder.dimensions },
   };
 }

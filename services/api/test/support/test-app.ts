@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import supertest from 'supertest';
 import { createLogger, loadConfig, Config } from '@ams/core';
 import { accountsRepository, createDatabase, Database } from '@ams/db';
+import { Embedder, LexicalEmbedder } from '@ams/embeddings';
 import { createApp } from '../../src/app';
 import type { AppContext } from '../../src/context';
 import { connectRedis, RedisConnection } from '../../src/lib/redis';
@@ -27,7 +28,7 @@ export interface TestApp {
  */
 export async function createTestApp(
   env: Record<string, string | undefined> = {},
-  opts: { db?: Database; redis?: RedisConnection | null } = {},
+  opts: { db?: Database; redis?: RedisConnection | null; embedder?: Embedder } = {},
 ): Promise<TestApp> {
   // Generous limits unless a test sets its own: rate limiting has tests of its own.
   const config: Config = loadConfig({ ...process.env, ...RELAXED_LIMITS, ...env });
@@ -35,7 +36,8 @@ export async function createTestApp(
   const db = opts.db ?? (await createDatabase(config));
   const redis = opts.redis === null ? undefined : opts.redis ?? (config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined);
   if (redis) await waitFor(() => redis.isReady(), 3000).catch(() => undefined);
-  const ctx: AppContext = { config, logger, db, redis };
+  // The lexical embedder: deterministic and instant; the transformers path has tests of its own.
+  const ctx: AppContext = { config, logger, db, redis, embedder: opts.embedder ?? new LexicalEmbedder() };
   const app = createApp(ctx);
   return {
     app,

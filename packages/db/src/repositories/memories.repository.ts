@@ -1,0 +1,379 @@
+import type { Knex } from 'knex';
+import { Page, PageParams, paginate } from '../pagination';
+
+export const MEMORY_TYPES = ['fact', 'event', 'insight', 'task', 'preference', 'entity_reference', 'system'] as const;
+export type MemoryTypeValue = (typeof MEMORY_TYPES)[number];
+export type Tier = 'hot' | 'warm' | 'cold';
+export type EmbeddingStatus = 'pending' | 'processing' | 'ready' | 'failed';
+
+/** A memory row as read back: never the vector or the tsvector (large, and no caller needs them). */
+export interface MemoryRow {
+  account_id: string;
+  id: string;
+  agent_id: string;
+  content: string;
+  metadata: Record<string, unknown>;
+  memory_type: MemoryTypeValue;
+  visibility: 'private' | 'confidential';
+  importance: number;
+  tier: Tier;
+  tier_explicit: boolean;
+  archived: boolean;
+  session_id: string | null;
+  project_id: string | null;
+  client_id: string | null;
+  embedding_model: string | null;
+  embedding_status: EmbeddingStatus;
+  embedding_error: string | null;
+  embedding_attempts: number;
+  dedup_threshold: number | null;
+  webhook_url: string | null;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+
+export const MEMORY_COLUMNS = [
+  'account_id', 'id', 'agent_id', 'content', 'metadata', 'memory_type', 'visibility', 'importance', 'tier',
+  'tier_explicit', 'archived', 'session_id', 'project_id', 'client_id', 'embedding_model', 'embedding_status',
+  'embedding_error', 'embedding_attempts', 'dedup_threshold', 'webhook_url', 'created_at', 'updated_at', 'deleted_at',
+].map((c) => `memories.${c}`);
+
+export interface NewMemory {
+  accountId: string;
+  agentId: string;
+  content: string;
+  metadata: Record<string, unknown>;
+  memoryType: MemoryTypeValue;
+  visibility: 'private' | 'confidential';
+  importance: number;
+  tier: Tier;
+  tierExplicit: boolean;
+  sessionId: string | null;
+  projectId: string | null;
+  clientId?: string | null;
+  /** pgvector literal; null while a v2 memory waits for the worker. */
+  embedding: string | null;
+  embeddingModel: string | null;
+  embeddingStatus: EmbeddingStatus;
+  dedupThreshold?: number | null;
+  webhookUrl?: string | null;
+}
+
+export interface MemoryPatch {
+  content?: string;
+  embedding?: string;
+  embeddingModel?: string;
+  metadata?: Record<string, unknown>;
+  importance?: number;
+  tier?: Tier;
+  tierExplicit?: boolean;
+  memoryType?: MemoryTypeValue;
+  visibility?: 'private' | 'confidential';
+  archived?: boolean;
+}
+
+/** What every search mode filters on; all optional but the account. */
+export interface SearchFilters {
+  accountId: string;
+  agentId?: string | null;
+  tier?: Tier;
+  minImportance?: number;
+  includeConfidential: boolean;
+  includeArchived: boolean;
+  metadataFilter?: MetadataCondition[];
+  embeddingModel: string;
+}
+
+/** One compiled metadata_filter condition (validated at the edge). */
+export type MetadataCondition =
+  | { key: string; op: '$eq' | '$ne'; value: unknown }
+  | { key: string; op: '$in' | '$nin'; value: unknown[] }
+  | { key: string; op: '$gt' | '$gte' | '$lt' | '$lte'; value: number | string }
+  | { key: string; op: '$exists'; value: boolean };
+
+const COMPARATORS = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
+
+function applyMetadataCondition(q: Knex.QueryBuilder, c: MetadataCondition): void {
+  const contains = (v: unknown) => JSON.stringify({ [c.key]: v });
+  switch (c.op) {
+    case '$eq':
+      q.whereRaw('memories.metadata @> ?::jsonb', [contains(c.value)]);
+      break;
+    case '$ne':
+      q.whereRaw('NOT (memories.metadata @> ?::jsonb)', [contains(c.value)]);
+      break;
+    case '$in':
+      q.where((w) => {
+        for (const v of c.value) w.orWhereRaw('memories.metadata @> ?::jsonb', [contains(v)]);
+        if (c.value.length === 0) w.whereRaw('false');
+      });
+      break;
+    case '$nin':
+      for (const v of c.value) q.whereRaw('NOT (memories.metadata @> ?::jsonb)', [contains(v)]);
+      break;
+    case '$exists':
+      q.whereRaw(`${c.value ? '' : 'NOT '}jsonb_exists(memories.metadata, ?)`, [c.key]);
+      break;
+    default: {
+      const op = COMPARATORS[c.op];
+      // Numbers compare numerically and strings lexically; a value of the other JSON type never matches.
+      if (typeof c.value === 'number') {
+        q.whereRaw(`jsonb_typeof(memories.metadata -> ?) = 'number' AND (memories.metadata -> ?)::numeric ${op} ?`, [
+          c.key,
+          c.key,
+          c.value,
+        ]);
+      } else {
+        q.whereRaw(`jsonb_typeof(memories.metadata -> ?) = 'string' AND (memories.metadata ->> ?) ${op} ?`, [
+          c.key,
+          c.key,
+          c.value,
+        ]);
+      }
+    }
+  }
+}
+
+/** The index-ordered top-k query; also what explainSemantic shows the plan of. */
+function semanticQuery(db: Knex, f: SearchFilters, vector: string, k: number): Knex.QueryBuilder {
+  return searchable(db, f)
+    .where('memories.embedding_model', f.embeddingModel)
+    .select('memories.id', db.raw('1 - (memories.embedding <=> ?::vector) AS score', [vector]))
+    .orderByRaw('memories.embedding <=> ?::vector', [vector])
+    .limit(k);
+}
+
+async function setIterativeScan(trx: Knex, k: number): Promise<void> {
+  await trx.raw('SET LOCAL hnsw.iterative_scan = relaxed_order');
+  await trx.raw(`SET LOCAL hnsw.ef_search = ${Math.min(1000, Math.max(40, k * 2))}`);
+}
+
+/** Live, searchable (embedded with the current model) memories matching every filter. */
+function searchable(db: Knex, f: SearchFilters): Knex.QueryBuilder {
+  const q = db('memories')
+    .where('memories.account_id', f.accountId)
+    .whereNull('memories.deleted_at')
+    .where('memories.embedding_status', 'ready');
+  if (f.agentId) q.where('memories.agent_id', f.agentId);
+  if (f.tier) q.where('memories.tier', f.tier);
+  if (f.minImportance !== undefined) q.where('memories.importance', '>=', f.minImportance);
+  if (!f.includeConfidential) q.where('memories.visibility', 'private');
+  if (!f.includeArchived) q.where('memories.archived', false);
+  for (const c of f.metadataFilter ?? []) applyMetadataCondition(q, c);
+  return q;
+}
+
+export interface Candidate {
+  id: string;
+  score: number;
+}
+
+export const memoriesRepository = {
+  /** One INSERT for the whole batch. */
+  async insertMany(db: Knex, items: NewMemory[]): Promise<MemoryRow[]> {
+    if (items.length === 0) return [];
+    return db('memories')
+      .insert(
+        items.map((m) => ({
+          account_id: m.accountId,
+          agent_id: m.agentId,
+          content: m.content,
+          metadata: m.metadata,
+          memory_type: m.memoryType,
+          visibility: m.visibility,
+          importance: m.importance,
+          tier: m.tier,
+          tier_explicit: m.tierExplicit,
+          session_id: m.sessionId,
+          project_id: m.projectId,
+          client_id: m.clientId ?? null,
+          embedding: m.embedding,
+          embedding_model: m.embeddingModel,
+          embedding_status: m.embeddingStatus,
+          dedup_threshold: m.dedupThreshold ?? null,
+          webhook_url: m.webhookUrl ?? null,
+        })),
+      )
+      .returning(MEMORY_COLUMNS.map((c) => c.replace('memories.', '')));
+  },
+
+  async findLive(db: Knex, accountId: string, id: string): Promise<MemoryRow | undefined> {
+    return db('memories').select(MEMORY_COLUMNS).where({ account_id: accountId, id }).whereNull('deleted_at').first();
+  },
+
+  /** Deleted or not: for restore. */
+  async findAny(db: Knex, accountId: string, id: string): Promise<MemoryRow | undefined> {
+    return db('memories').select(MEMORY_COLUMNS).where({ account_id: accountId, id }).first();
+  },
+
+  /** Rows in the order of `ids`; one query. */
+  async findLiveByIds(db: Knex, accountId: string, ids: string[]): Promise<MemoryRow[]> {
+    if (ids.length === 0) return [];
+    const rows: MemoryRow[] = await db('memories')
+      .select(MEMORY_COLUMNS)
+      .where('account_id', accountId)
+      .whereIn('id', ids)
+      .whereNull('deleted_at');
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  },
+
+  async list(
+    db: Knex,
+    accountId: string,
+    filters: { agentId?: string | null; memoryType?: string },
+    page: PageParams,
+  ): Promise<Page<MemoryRow>> {
+    const q = db('memories').where('memories.account_id', accountId).whereNull('memories.deleted_at');
+    if (filters.agentId) q.where('memories.agent_id', filters.agentId);
+    if (filters.memoryType) q.where('memories.memory_type', filters.memoryType);
+    const result = await paginate<MemoryRow & { embedding?: unknown; content_tsv?: unknown }>(q, 'memories', page);
+    return { ...result, rows: result.rows.map(({ embedding: _e, content_tsv: _t, ...row }) => row as MemoryRow) };
+  },
+
+  /** client_ids of the batch already used by the account's memories (idempotency). */
+  async existingClientIds(db: Knex, accountId: string, clientIds: string[]): Promise<Map<string, string>> {
+    if (clientIds.length === 0) return new Map();
+    const rows: Array<{ id: string; client_id: string }> = await db('memories')
+      .select('id', 'client_id')
+      .where('account_id', accountId)
+      .whereIn('client_id', clientIds);
+    return new Map(rows.map((r) => [r.client_id, r.id]));
+  },
+
+  /** Metadata is merged (jsonb ||), never replaced. */
+  async update(db: Knex, accountId: string, id: string, p: MemoryPatch): Promise<MemoryRow | undefined> {
+    const set: Record<string, unknown> = { updated_at: db.fn.now() };
+    if (p.content !== undefined) set.content = p.content;
+    if (p.embedding !== undefined) {
+      set.embedding = p.embedding;
+      set.embedding_model = p.embeddingModel;
+      set.embedding_status = 'ready';
+      set.embedding_error = null;
+    }
+    if (p.metadata !== undefined) set.metadata = db.raw('memories.metadata || ?::jsonb', [JSON.stringify(p.metadata)]);
+    if (p.importance !== undefined) set.importance = p.importance;
+    if (p.tier !== undefined) set.tier = p.tier;
+    if (p.tierExplicit !== undefined) set.tier_explicit = p.tierExplicit;
+    if (p.memoryType !== undefined) set.memory_type = p.memoryType;
+    if (p.visibility !== undefined) set.visibility = p.visibility;
+    if (p.archived !== undefined) set.archived = p.archived;
+    const [row] = await db('memories')
+      .where({ account_id: accountId, id })
+      .whereNull('deleted_at')
+      .update(set)
+      .returning(MEMORY_COLUMNS.map((c) => c.replace('memories.', '')));
+    return row as MemoryRow | undefined;
+  },
+
+  async softDelete(db: Knex, accountId: string, id: string): Promise<MemoryRow | undefined> {
+    const [row] = await db('memories')
+      .where({ account_id: accountId, id })
+      .whereNull('deleted_at')
+      .update({ deleted_at: db.fn.now(), updated_at: db.fn.now() })
+      .returning(MEMORY_COLUMNS.map((c) => c.replace('memories.', '')));
+    return row as MemoryRow | undefined;
+  },
+
+  async restore(db: Knex, accountId: string, id: string): Promise<MemoryRow | undefined> {
+    const [row] = await db('memories')
+      .where({ account_id: accountId, id })
+      .whereNotNull('deleted_at')
+      .update({ deleted_at: null, updated_at: db.fn.now() })
+      .returning(MEMORY_COLUMNS.map((c) => c.replace('memories.', '')));
+    return row as MemoryRow | undefined;
+  },
+
+  /** Nearest live memory of the same agent (current model) by cosine similarity, for dedup. */
+  async nearestOfAgent(
+    db: Knex,
+    accountId: string,
+    agentId: string,
+    vector: string,
+    model: string,
+    excludeId?: string,
+  ): Promise<{ id: string; similarity: number } | undefined> {
+    const q = db('memories')
+      .select('id', db.raw('1 - (embedding <=> ?::vector) AS similarity', [vector]))
+      .where({ account_id: accountId, agent_id: agentId, embedding_status: 'ready', embedding_model: model })
+      .whereNull('deleted_at')
+      .orderByRaw('embedding <=> ?::vector', [vector])
+      .limit(1);
+    if (excludeId) q.whereNot('id', excludeId);
+    const row = await q.first();
+    return row ? { id: row.id, similarity: Number(row.similarity) } : undefined;
+  },
+
+  /**
+   * Top-k by cosine similarity through the HNSW index (memories_embedding_hnsw_idx). Iterative
+   * scans (pgvector ≥ 0.8) keep walking the graph until enough rows pass the filters; relaxed order
+   * means the caller re-sorts. When that still returns fewer than k, the filter is selective: an
+   * exact scan over the (index-filtered) rows is then both cheap and complete.
+   */
+  async semanticCandidates(db: Knex, f: SearchFilters, vector: string, k: number): Promise<Candidate[]> {
+    const viaIndex: Candidate[] = await db.transaction(async (trx) => {
+      await setIterativeScan(trx, k);
+      return semanticQuery(trx, f, vector, k);
+    });
+    if (viaIndex.length >= k) return sortByScore(viaIndex);
+    // MATERIALIZED keeps the planner from turning this back into an index-ordered scan.
+    const exact: Candidate[] = await db
+      .withMaterialized(
+        'filtered',
+        searchable(db, f).where('memories.embedding_model', f.embeddingModel).select('memories.id', 'memories.embedding'),
+      )
+      .from('filtered')
+      .select('id', db.raw('1 - (embedding <=> ?::vector) AS score', [vector]))
+      .orderByRaw('embedding <=> ?::vector', [vector])
+      .limit(k);
+    return sortByScore(exact);
+  },
+
+  /** The plan PostgreSQL picks for the semantic query (operators check the HNSW index is used). */
+  async explainSemantic(db: Knex, f: SearchFilters, vector: string, k: number): Promise<string> {
+    return db.transaction(async (trx) => {
+      await setIterativeScan(trx, k);
+      const { sql, bindings } = semanticQuery(trx, f, vector, k).toSQL();
+      const { rows } = await trx.raw(`EXPLAIN ${sql}`, bindings);
+      return (rows as Array<{ 'QUERY PLAN': string }>).map((r) => r['QUERY PLAN']).join('\n');
+    });
+  },
+
+  /** PostgreSQL full text (GIN on content_tsv); ts_rank_cd normalised to 0..1 (rank / (rank + 1)). */
+  async keywordCandidates(db: Knex, f: SearchFilters, text: string, k: number): Promise<Candidate[]> {
+    const rows: Candidate[] = await searchable(db, f)
+      .crossJoin(db.raw(`websearch_to_tsquery('english', ?) AS q`, [text]))
+      .whereRaw('memories.content_tsv @@ q')
+      .select('memories.id', db.raw('ts_rank_cd(memories.content_tsv, q, 32) AS score'))
+      .orderBy([{ column: 'score', order: 'desc' }, { column: 'memories.created_at', order: 'desc' }])
+      .limit(k);
+    return sortByScore(rows);
+  },
+
+  /**
+   * Memories linked to live entities whose (lower-cased) name is one of `names` — the entity-graph
+   * leg of hybrid search. Score: links matched, weighted by relevance.
+   */
+  async graphCandidates(db: Knex, f: SearchFilters, names: string[], k: number): Promise<Candidate[]> {
+    if (names.length === 0) return [];
+    const rows: Candidate[] = await searchable(db, f)
+      .join('entity_memory_links as l', function joinLinks() {
+        this.on('l.account_id', 'memories.account_id').andOn('l.memory_id', 'memories.id');
+      })
+      .join('entities as e', function joinEntities() {
+        this.on('e.account_id', 'l.account_id').andOn('e.id', 'l.entity_id');
+      })
+      .whereNull('e.deleted_at')
+      .whereRaw('lower(e.name) = ANY (?::text[])', [names])
+      .groupBy('memories.id')
+      .select('memories.id', db.raw('sum(l.relevance_score) AS score'))
+      .orderBy('score', 'desc')
+      .limit(k);
+    return sortByScore(rows);
+  },
+};
+
+function sortByScore(rows: Candidate[]): Candidate[] {
+  return rows.map((r) => ({ id: r.id, score: Number(r.score) })).sort((a, b) => b.score - a.score);
+}

@@ -1,0 +1,11 @@
+/** The one vector size the database columns hold (vector(384)). */
+export const EMBEDDING_DIMENSIONS = 384;
+
+export interface Embedder {
+  readonly provider: 'transformers' | 'lexical';
+  /** Stored with every vector; search compares only vectors of the current model. */
+  readonly model: string;
+  readonly dimensions: number;
+  /** One vector per text, L2-normalised, in input order. */
+  embed(texts: string[]): Promise<Float32Array[]>;
+}

@@ -1,0 +1,5 @@
+export * from './embedder';
+export * from './vector';
+export * from './lexical-embedder';
+export * from './transformers-embedder';
+export * from './create-embedder';

@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Embedder } from './embedder';
+
+export interface TransformersOptions {
+  model: string;
+  modelDir: string;
+  allowRemoteModels: boolean;
+  quantized: boolean;
+}
+
+type FeatureExtractor = (
+  texts: string[],
+  options: { pooling: 'mean'; normalize: boolean },
+) => Promise<{ data: Float32Array; dims: number[] }>;
+
+/** The files transformers.js reads for a feature-extraction model. */
+export function modelFiles(model: string, quantized: boolean): string[] {
+  return ['config.json', 'tokenizer.json', 'tokenizer_config.json', `onnx/${quantized ? 'model_quantized' : 'model'}.onnx`].map(
+    (f) => path.join(model, f),
+  );
+}
+
+export function modelFilesPresent(modelDir: string, model: string, quantized: boolean): boolean {
+  return modelFiles(model, quantized).every((f) => fs.existsSync(path.join(modelDir, f)));
+}
+
+export function missingModelMessage(modelDir: string, model: string, quantized: boolean): string {
+  const dir = path.resolve(modelDir, model);
+  return (
+    `Embedding model files not found in ${dir} (need ${modelFiles('', quantized).join(', ')}). ` +
+    'Run `npm run model:download` on a machine with internet and copy MODEL_DIR here, ' +
+    'or set EMBEDDING_PROVIDER=lexical.'
+  );
+}
+
+/**
+ * all-MiniLM-L6-v2 (or any BERT-style feature-extraction model) through @xenova/transformers:
+ * mean pooling, L2-normalised, one model call per embed(). Inputs longer than the model's window
+ * are truncated by the tokenizer.
+ */
+export class TransformersEmbedder implements Embedder {
+  readonly provider = 'transformers' as const;
+  readonly model: string;
+  dimensions = 0;
+  private extractor?: Promise<FeatureExtractor>;
+
+  constructor(private readonly options: TransformersOptions) {
+    this.model = options.model;
+  }
+
+  /** Loads once; concurrent first calls share the load. */
+  load(): Promise<FeatureExtractor> {
+    this.extractor ??= this.loadModel().catch((err) => {
+      this.extractor = undefined;
+      throw err;
+    });
+    return this.extractor;
+  }
+
+  private async loadModel(): Promise<FeatureExtractor> {
+    const { model, modelDir, allowRemoteModels, quantized } = this.options;
+    if (!allowRemoteModels && !modelFilesPresent(modelDir, model, quantized)) {
+      throw new Error(missingModelMessage(modelDir, model, quantized));
+    }
+    const transformers = await import('@xenova/transformers');
+    transformers.env.localModelPath = path.resolve(modelDir);
+    transformers.env.allowLocalModels = true;
+    transformers.env.allowRemoteModels = allowRemoteModels;
+    transformers.env.cacheDir = path.resolve(modelDir);
+    const extractor = (await transformers.pipeline('feature-extraction', model, { quantized })) as unknown as FeatureExtractor;
+    const [probe] = await this.run(extractor, ['dimension probe']);
+    this.dimensions = probe!.length;
+    return extractor;
+  }
+
+  private async run(extractor: FeatureExtractor, texts: string[]): Promise<Float32Array[]> {
+    const output = await extractor(texts, { pooling: 'mean', normalize: true });
+    const dims = output.dims[output.dims.length - 1]!;
+    return texts.map((_, i) => Float32Array.from(output.data.subarray(i * dims, (i + 1) * dims)));
+  }
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    if (texts.length === 0) return [];
+    return this.run(await this.load(), texts);
+  }
+}

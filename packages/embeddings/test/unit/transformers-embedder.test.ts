@@ -1,0 +1,67 @@
+/**
+ * @jest-environment <rootDir>/test/onnx-environment.js
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createEmbedder, TransformersEmbedder, LexicalEmbedder } from '../../src';
+import { ensureGeneratedModel } from '../support/test-model';
+
+/** The real @xenova/transformers loading path, on a tiny BERT-shaped model the repo generates. */
+describe('TransformersEmbedder', () => {
+  const { modelDir, model } = ensureGeneratedModel();
+  const embedder = new TransformersEmbedder({ model, modelDir, allowRemoteModels: false, quantized: true });
+  const norm = (v: Float32Array) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+
+  it('loads from the local directory and gives unit vectors of the model hidden size', async () => {
+    const [v] = await embedder.embed(['Agents remember what they learn.']);
+    expect(embedder.dimensions).toBe(32);
+    expect(v).toHaveLength(32);
+    expect(norm(v!)).toBeCloseTo(1, 4);
+  });
+
+  it('is deterministic, and one batched call equals one call per text', async () => {
+    const texts = ['first memory about postgres', 'second, longer memory about redis queues and workers', 'third'];
+    const batched = await embedder.embed(texts);
+    for (let i = 0; i < texts.length; i++) {
+      const [single] = await embedder.embed([texts[i]!]);
+      single!.forEach((x, j) => expect(x).toBeCloseTo(batched[i]![j]!, 4));
+    }
+  });
+
+  it('truncates a 50,000-character input instead of failing', async () => {
+    const [v] = await embedder.embed(['word '.repeat(10_000)]);
+    expect(norm(v!)).toBeCloseTo(1, 4);
+  });
+
+  it('names the directory and the fix when the model is missing', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'no-model-'));
+    const missing = new TransformersEmbedder({ model: 'Xenova/all-MiniLM-L6-v2', modelDir: empty, allowRemoteModels: false, quantized: true });
+    await expect(missing.embed(['x'])).rejects.toThrow(new RegExp(`${empty}.*model:download.*EMBEDDING_PROVIDER=lexical`));
+  });
+});
+
+describe('createEmbedder', () => {
+  const base = { model: 'Xenova/all-MiniLM-L6-v2', allowRemoteModels: false, quantized: true };
+  const empty = () => fs.mkdtempSync(path.join(os.tmpdir(), 'no-model-'));
+
+  it('gives the lexical embedder when asked', async () => {
+    expect(await createEmbedder({ ...base, provider: 'lexical', modelDir: empty(), allowLexicalFallback: false })).toBeInstanceOf(LexicalEmbedder);
+  });
+
+  it('falls back to lexical with a warning where allowed (embedded mode)', async () => {
+    const warnings: string[] = [];
+    const e = await createEmbedder({ ...base, provider: 'transformers', modelDir: empty(), allowLexicalFallback: true }, { warn: (m) => warnings.push(m) });
+    expect(e.provider).toBe('lexical');
+    expect(warnings[0]).toMatch(/not found.*Falling back to the lexical embedder/);
+  });
+
+  it('refuses to start without the model where no fallback is allowed (production)', async () => {
+    await expect(createEmbedder({ ...base, provider: 'transformers', modelDir: empty(), allowLexicalFallback: false })).rejects.toThrow(/model:download/);
+  });
+
+  it('refuses a model whose dimension is not the column size', async () => {
+    const { modelDir, model } = ensureGeneratedModel();
+    await expect(createEmbedder({ ...base, model, modelDir, provider: 'transformers', allowLexicalFallback: false })).rejects.toThrow(/32 dimensions.*384/);
+  });
+});

@@ -1,0 +1,22 @@
+export {
+  SIGNATURE_HEADER,
+  buildDeliveryHeaders,
+  signatureHeader,
+  standardWebhookHeaders,
+  standardWebhookKey,
+  standardWebhookSecretFor,
+  webhookUserAgent,
+  type DeliveryHeaderInput,
+  type StandardWebhookHeaders,
+} from './signing';
+export {
+  DEFAULT_DELIVERY_TIMEOUT_MS,
+  RESPONSE_EXCERPT_MAX_BYTES,
+  deliverOnce,
+  type DeliveryOptions,
+  type DeliveryOutcome,
+  type DeliveryRequest,
+} from './http-delivery';
+export { DEFAULT_RETRY_DELAYS_MS, maxAttempts, nextAttemptDelayMs } from './retry-schedule';
+export { addressRefusal, type AddressPolicy } from './address-policy';
+export { ADDRESS_REFUSED, AddressRefusedError, GuardedHttpsAgent, isAddressRefusedError } from './guarded-agent';

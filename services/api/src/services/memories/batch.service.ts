@@ -1,0 +1,161 @@
+import { performance } from 'node:perf_hooks';
+import { ApiError } from '@ams/core';
+import { memoriesRepository, NewMemory, sessionsRepository } from '@ams/db';
+import { toPgVector } from '@ams/embeddings';
+import { classifyMemoryType } from '@ams/text';
+import type { AppContext, AuthContext } from '../../context';
+import { recordEvent } from '../../events';
+import type { BatchBody, BatchItem } from '../../routes/memories/memories.schemas';
+import { resolveAgentForWrite } from '../agents-resolver';
+import { linkExtractedEntities, shouldExtract } from './entity-linking';
+import { dispatchAfterCommit, eventData } from './memories.service';
+import { tierForImportance } from './tiering';
+
+const DEFAULT_AGENT = 'default';
+const PREVIEW_CHARS = 100;
+
+type ItemResult = {
+  index: number;
+  status: 'success' | 'skipped' | 'failed';
+  memory_id: string | null;
+  content_preview: string;
+  error?: string;
+};
+
+const ms = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * Schema errors were already rejected whole (422). Here items fail one by one only for what shows
+ * at run time (an unknown session, an embedding failure); a used client_id is `skipped`.
+ */
+export async function createBatch(ctx: AppContext, auth: AuthContext, body: BatchBody) {
+  const started = performance.now();
+  const accountId = auth.accountId;
+  const results: ItemResult[] = body.memories.map((m, index) => ({
+    index,
+    status: 'success',
+    memory_id: null,
+    content_preview: m.content.slice(0, PREVIEW_CHARS),
+  }));
+  const fail = (i: number, error: string) => Object.assign(results[i]!, { status: 'failed', error });
+
+  // Idempotency: a client_id seen before (or earlier in this batch) is skipped, pointing at its memory.
+  const used = await memoriesRepository.existingClientIds(
+    ctx.db.knex,
+    accountId,
+    body.memories.flatMap((m) => (m.client_id ? [m.client_id] : [])),
+  );
+  const seen = new Set<string>();
+  body.memories.forEach((m, i) => {
+    if (!m.client_id) return;
+    if (used.has(m.client_id)) Object.assign(results[i]!, { status: 'skipped', memory_id: used.get(m.client_id) });
+    else if (seen.has(m.client_id)) Object.assign(results[i]!, { status: 'skipped' });
+    seen.add(m.client_id);
+  });
+
+  const agentIds = await resolveAgents(ctx, auth, body.memories);
+  const liveSessions = await resolveSessions(ctx, accountId, body.memories);
+  body.memories.forEach((m, i) => {
+    if (results[i]!.status === 'success' && m.session_id && !liveSessions.has(m.session_id)) fail(i, 'Session not found');
+  });
+
+  const pending = body.memories.map((m, i) => ({ m, i })).filter(({ i }) => results[i]!.status === 'success');
+  const embedStarted = performance.now();
+  const vectors = await embedAll(ctx, pending.map(({ m }) => m.content), body.parallel_embeddings);
+  const embeddingMs = performance.now() - embedStarted;
+
+  const toInsert: Array<{ i: number; row: NewMemory }> = [];
+  pending.forEach(({ m, i }, n) => {
+    const vector = vectors[n];
+    if (vector instanceof Error) return fail(i, `Embedding failed: ${vector.message}`);
+    toInsert.push({
+      i,
+      row: {
+        accountId,
+        agentId: agentIds[i]!,
+        content: m.content,
+        metadata: m.metadata,
+        memoryType: classifyMemoryType(m.content),
+        visibility: 'private',
+        importance: 0.5,
+        tier: tierForImportance(0.5),
+        tierExplicit: false,
+        sessionId: m.session_id ?? null,
+        projectId: null,
+        clientId: m.client_id ?? null,
+        embedding: toPgVector(vector!),
+        embeddingModel: ctx.embedder.model,
+        embeddingStatus: 'ready',
+      },
+    });
+  });
+
+  const dbStarted = performance.now();
+  const deliveryIds = await ctx.db.knex.transaction(async (trx) => {
+    const rows = await memoriesRepository.insertMany(trx, toInsert.map((t) => t.row));
+    rows.forEach((row, n) => (results[toInsert[n]!.i]!.memory_id = row.id));
+    await linkExtractedEntities(trx, accountId, rows.filter((r) => shouldExtract(null, r.content)));
+    const ids: string[] = [];
+    for (const row of rows) ids.push(...(await recordEvent(trx, accountId, 'memory.created', eventData(row))));
+    return ids;
+  });
+  const databaseMs = performance.now() - dbStarted;
+  dispatchAfterCommit(ctx, accountId, deliveryIds);
+
+  const count = (s: ItemResult['status']) => results.filter((r) => r.status === s).length;
+  const totalMs = performance.now() - started;
+  return {
+    success: count('failed') === 0,
+    total: results.length,
+    succeeded: count('success'),
+    failed: count('failed'),
+    skipped: count('skipped'),
+    results,
+    timing: {
+      total_ms: ms(totalMs),
+      embedding_ms: ms(embeddingMs),
+      database_ms: ms(databaseMs),
+      per_memory_avg_ms: ms(totalMs / results.length),
+    },
+  };
+}
+
+/** Each distinct agent reference resolved once; no agent_id: the key's agent, else `default`. */
+async function resolveAgents(ctx: AppContext, auth: AuthContext, items: BatchItem[]): Promise<string[]> {
+  const byRef = new Map<string | undefined, string>();
+  for (const ref of new Set(items.map((m) => m.agent_id))) {
+    const id = await resolveAgentForWrite(ctx, auth, ref, { defaultName: DEFAULT_AGENT });
+    if (!id) throw ApiError.invalidField('memories.agent_id', 'could not resolve an agent');
+    byRef.set(ref, id);
+  }
+  return items.map((m) => byRef.get(m.agent_id)!);
+}
+
+async function resolveSessions(ctx: AppContext, accountId: string, items: BatchItem[]): Promise<Set<string>> {
+  const live = new Set<string>();
+  for (const id of new Set(items.flatMap((m) => (m.session_id ? [m.session_id] : [])))) {
+    if (await sessionsRepository.findLive(ctx.db.knex, accountId, id)) live.add(id);
+  }
+  return live;
+}
+
+/** One model call for the batch, or one per item; a failure is reported per item, never thrown. */
+async function embedAll(ctx: AppContext, texts: string[], parallel: boolean): Promise<Array<Float32Array | Error>> {
+  if (texts.length === 0) return [];
+  if (parallel) {
+    try {
+      return await ctx.embedder.embed(texts);
+    } catch (err) {
+      return texts.map(() => err as Error);
+    }
+  }
+  const out: Array<Float32Array | Error> = [];
+  for (const text of texts) {
+    try {
+      out.push((await ctx.embedder.embed([text]))[0]!);
+    } catch (err) {
+      out.push(err as Error);
+    }
+  }
+  return out;
+}

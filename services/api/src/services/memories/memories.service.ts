@@ -1,0 +1,170 @@
+import { ApiError } from '@ams/core';
+import { entitiesRepository, memoriesRepository, MemoryPatch, MemoryRow, PageParams } from '@ams/db';
+import { toPgVector } from '@ams/embeddings';
+import { classifyMemoryType } from '@ams/text';
+import type { AppContext, AuthContext } from '../../context';
+import { recordEvent } from '../../events';
+import type { CreateMemoryBody, PatchMemoryBody } from '../../routes/memories/memories.schemas';
+import { resolveAgentForRead, resolveAgentForWrite } from '../agents-resolver';
+import { linkExtractedEntities, shouldExtract } from './entity-linking';
+import { EntityRef, presentMemory, presentMemorySummary } from './memory.presenter';
+import { resolveMemoryScope } from './memory-scope';
+import { tierForImportance } from './tiering';
+
+export const eventData = (row: MemoryRow) => ({
+  memory_id: row.id,
+  agent_id: row.agent_id,
+  content: row.content,
+  status: row.embedding_status,
+});
+
+/** Hands committed deliveries to the dispatcher; the reconciler covers a lost hand-off. */
+export function dispatchAfterCommit(ctx: AppContext, accountId: string, deliveryIds: string[]): void {
+  if (deliveryIds.length > 0) ctx.webhookDispatch?.(accountId, deliveryIds);
+}
+
+async function entitiesOf(ctx: AppContext, accountId: string, rows: MemoryRow[]): Promise<Map<string, EntityRef[]>> {
+  return entitiesRepository.entitiesForMemories(
+    ctx.db.knex,
+    accountId,
+    rows.map((r) => r.id),
+  );
+}
+
+async function requireAgent(ctx: AppContext, auth: AuthContext, input: string | undefined): Promise<string> {
+  const agentId = await resolveAgentForWrite(ctx, auth, input);
+  if (!agentId) throw ApiError.invalidField('agent_id', 'agent_id is required (or use a key bound to an agent)');
+  return agentId;
+}
+
+/**
+ * v1 create: embedded in the request, so the memory is searchable when this returns. With
+ * `deduplicate`, the agent's nearest live memory at or above the threshold is returned instead.
+ */
+export async function createMemory(ctx: AppContext, auth: AuthContext, body: CreateMemoryBody) {
+  const accountId = auth.accountId;
+  const agentId = await requireAgent(ctx, auth, body.agent_id);
+  const scope = await resolveMemoryScope(ctx, accountId, body);
+  const [vector] = await ctx.embedder.embed([body.content]);
+  const embedding = toPgVector(vector!);
+
+  if (body.deduplicate) {
+    const nearest = await memoriesRepository.nearestOfAgent(ctx.db.knex, accountId, agentId, embedding, ctx.embedder.model);
+    if (nearest && nearest.similarity >= body.dedup_threshold) {
+      const existing = await memoriesRepository.findLive(ctx.db.knex, accountId, nearest.id);
+      if (existing) {
+        const entities = await entitiesOf(ctx, accountId, [existing]);
+        return { status: 200, memory: presentMemory(existing, entities.get(existing.id) ?? [], { is_duplicate: true }) };
+      }
+    }
+  }
+
+  const { row, entities, deliveryIds } = await ctx.db.knex.transaction(async (trx) => {
+    const [inserted] = await memoriesRepository.insertMany(trx, [
+      {
+        accountId,
+        agentId,
+        content: body.content,
+        metadata: body.metadata,
+        memoryType: body.memory_type ?? classifyMemoryType(body.content),
+        visibility: body.visibility,
+        importance: body.importance,
+        tier: body.tier ?? tierForImportance(body.importance),
+        tierExplicit: body.tier !== undefined,
+        ...scope,
+        embedding,
+        embeddingModel: ctx.embedder.model,
+        embeddingStatus: 'ready',
+      },
+    ]);
+    const row = inserted!;
+    const linked = shouldExtract(body.auto_extract_entities, body.content)
+      ? await linkExtractedEntities(trx, accountId, [row])
+      : new Map<string, EntityRef[]>();
+    const deliveryIds = await recordEvent(trx, accountId, 'memory.created', eventData(row));
+    return { row, entities: linked.get(row.id) ?? [], deliveryIds };
+  });
+  dispatchAfterCommit(ctx, accountId, deliveryIds);
+  return { status: 201, memory: presentMemory(row, entities, { is_duplicate: false }) };
+}
+
+export async function getMemory(ctx: AppContext, auth: AuthContext, id: string) {
+  const row = await memoriesRepository.findLive(ctx.db.knex, auth.accountId, id);
+  // A key bound to an agent sees only that agent's memories.
+  if (!row || (auth.agentId && row.agent_id !== auth.agentId)) throw ApiError.notFound('Memory');
+  const entities = await entitiesOf(ctx, auth.accountId, [row]);
+  return presentMemory(row, entities.get(row.id) ?? []);
+}
+
+export async function listMemories(
+  ctx: AppContext,
+  auth: AuthContext,
+  query: { agent_id?: string; memory_type?: string } & PageParams,
+) {
+  const agent = await resolveAgentForRead(ctx, auth, query.agent_id);
+  if (agent === 'none') return { hasMore: false, nextCursor: null, totalCount: 0, data: [] };
+  const page = await memoriesRepository.list(ctx.db.knex, auth.accountId, { agentId: agent, memoryType: query.memory_type }, query);
+  const entities = await entitiesOf(ctx, auth.accountId, page.rows);
+  return { ...page, data: page.rows.map((r) => presentMemorySummary(r, entities.get(r.id) ?? [])) };
+}
+
+async function requireOwnLiveMemory(ctx: AppContext, auth: AuthContext, id: string): Promise<MemoryRow> {
+  const row = await memoriesRepository.findLive(ctx.db.knex, auth.accountId, id);
+  if (!row || (auth.agentId && row.agent_id !== auth.agentId)) throw ApiError.notFound('Memory');
+  return row;
+}
+
+/** A content change is re-embedded in the request; importance re-tiers unless a tier was set. */
+export async function patchMemory(ctx: AppContext, auth: AuthContext, id: string, body: PatchMemoryBody) {
+  const current = await requireOwnLiveMemory(ctx, auth, id);
+  const patch: MemoryPatch = {
+    metadata: body.metadata,
+    memoryType: body.memory_type,
+    visibility: body.visibility,
+    archived: body.archived,
+  };
+  if (body.content !== undefined && body.content !== current.content) {
+    const [vector] = await ctx.embedder.embed([body.content]);
+    Object.assign(patch, { content: body.content, embedding: toPgVector(vector!), embeddingModel: ctx.embedder.model });
+  }
+  if (body.tier !== undefined) Object.assign(patch, { tier: body.tier, tierExplicit: true });
+  if (body.importance !== undefined) {
+    patch.importance = body.importance;
+    if (body.tier === undefined && !current.tier_explicit) patch.tier = tierForImportance(body.importance);
+  }
+  const changes = Object.keys(body);
+  const { row, deliveryIds } = await ctx.db.knex.transaction(async (trx) => {
+    const row = await memoriesRepository.update(trx, auth.accountId, id, patch);
+    if (!row) throw ApiError.notFound('Memory');
+    const deliveryIds = await recordEvent(trx, auth.accountId, 'memory.updated', { ...eventData(row), changes });
+    return { row, deliveryIds };
+  });
+  dispatchAfterCommit(ctx, auth.accountId, deliveryIds);
+  const entities = await entitiesOf(ctx, auth.accountId, [row]);
+  return presentMemory(row, entities.get(row.id) ?? []);
+}
+
+export async function deleteMemory(ctx: AppContext, auth: AuthContext, id: string): Promise<void> {
+  await requireOwnLiveMemory(ctx, auth, id);
+  const deliveryIds = await ctx.db.knex.transaction(async (trx) => {
+    const row = await memoriesRepository.softDelete(trx, auth.accountId, id);
+    if (!row) throw ApiError.notFound('Memory');
+    return recordEvent(trx, auth.accountId, 'memory.deleted', {
+      ...eventData(row),
+      deleted_at: row.deleted_at?.toISOString() ?? null,
+    });
+  });
+  dispatchAfterCommit(ctx, auth.accountId, deliveryIds);
+}
+
+/** Undeletes a soft-deleted memory; restoring a live one is a no-op that returns it. */
+export async function restoreMemory(ctx: AppContext, auth: AuthContext, id: string) {
+  const row = await memoriesRepository.findAny(ctx.db.knex, auth.accountId, id);
+  if (!row || (auth.agentId && row.agent_id !== auth.agentId)) throw ApiError.notFound('Memory');
+  const restored = row.deleted_at ? await memoriesRepository.restore(ctx.db.knex, auth.accountId, id) : row;
+  if (!restored) throw ApiError.notFound('Memory');
+  const entities = await entitiesOf(ctx, auth.accountId, [restored]);
+  return presentMemory(restored, entities.get(restored.id) ?? []);
+}
+
+export { presentMemory, presentMemorySummary };

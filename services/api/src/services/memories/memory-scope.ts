@@ -1,0 +1,28 @@
+import { ApiError } from '@ams/core';
+import { projectsRepository, sessionsRepository } from '@ams/db';
+import type { AppContext } from '../../context';
+
+/** A memory's session and project must be live resources of the account (else 404). */
+export async function resolveMemoryScope(
+  ctx: AppContext,
+  accountId: string,
+  input: { session_id?: string; project?: string; project_id?: string },
+): Promise<{ sessionId: string | null; projectId: string | null }> {
+  const db = ctx.db.knex;
+  let sessionId: string | null = null;
+  if (input.session_id) {
+    if (!(await sessionsRepository.findLive(db, accountId, input.session_id))) throw ApiError.notFound('Session');
+    sessionId = input.session_id;
+  }
+  let projectId: string | null = null;
+  // project_id takes precedence over the slug.
+  if (input.project_id) {
+    if (!(await projectsRepository.findLive(db, accountId, input.project_id))) throw ApiError.notFound('Project');
+    projectId = input.project_id;
+  } else if (input.project) {
+    const project = await projectsRepository.findLiveBySlug(db, accountId, input.project);
+    if (!project) throw ApiError.notFound('Project');
+    projectId = project.id;
+  }
+  return { sessionId, projectId };
+}

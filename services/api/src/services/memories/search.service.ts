@@ -1,0 +1,121 @@
+import { performance } from 'node:perf_hooks';
+import { Candidate, entitiesRepository, memoriesRepository, MemoryRow, SearchFilters, searchEventsRepository } from '@ams/db';
+import { cosineSimilarity, toPgVector } from '@ams/embeddings';
+import { compressToQuery, splitSentences } from '@ams/text';
+import type { AppContext, AuthContext } from '../../context';
+import { compileMetadataFilter, SearchBody } from '../../routes/memories/memories.schemas';
+import { resolveAgentForRead } from '../agents-resolver';
+import { presentMemorySummary } from './memory.presenter';
+import { entityNamesInQuery } from './query-entities';
+import { reciprocalRankFusion } from './rank-fusion';
+
+const DEFAULT_COMPRESS_TOKENS = 2_000;
+const CHARS_PER_TOKEN = 4;
+
+interface Scored {
+  id: string;
+  score: number;
+  breakdown: Record<string, unknown>;
+}
+
+/** Candidates per list for hybrid: enough depth for fusion to reorder, bounded for latency. */
+const hybridDepth = (limit: number) => Math.min(200, Math.max(30, limit * 3));
+
+async function rank(ctx: AppContext, f: SearchFilters, body: SearchBody): Promise<{ scored: Scored[]; evaluated: number; queryVector?: Float32Array }> {
+  const db = ctx.db.knex;
+  if (body.search_mode === 'keyword') {
+    const hits = await memoriesRepository.keywordCandidates(db, f, body.query, body.limit);
+    return { scored: hits.map((c) => ({ ...c, breakdown: { keyword: c.score } })), evaluated: hits.length };
+  }
+  const [queryVector] = await ctx.embedder.embed([body.query]);
+  const vector = toPgVector(queryVector!);
+  if (body.search_mode === 'semantic') {
+    const hits = await memoriesRepository.semanticCandidates(db, f, vector, body.limit);
+    return { scored: hits.map((c) => ({ ...c, breakdown: { semantic: c.score } })), evaluated: hits.length, queryVector };
+  }
+  const depth = hybridDepth(body.limit);
+  const lists: Record<string, Candidate[]> = {
+    semantic: await memoriesRepository.semanticCandidates(db, f, vector, depth),
+    keyword: await memoriesRepository.keywordCandidates(db, f, body.query, depth),
+    graph: await memoriesRepository.graphCandidates(db, f, entityNamesInQuery(body.query), depth),
+  };
+  const fused = reciprocalRankFusion(lists);
+  return {
+    scored: fused.map((c) => ({ id: c.id, score: c.score, breakdown: { rrf: c.score, ranks: c.ranks, scores: c.scores } })),
+    evaluated: fused.length,
+    queryVector,
+  };
+}
+
+/**
+ * Keeps each result's sentences most similar to the query within an equal share of the total
+ * budget (max_context_tokens × 4 characters), in their original order. One embedding call.
+ */
+async function compress(ctx: AppContext, rows: MemoryRow[], queryVector: Float32Array, maxTokens: number): Promise<Map<string, string>> {
+  const share = Math.floor((maxTokens * CHARS_PER_TOKEN) / Math.max(1, rows.length));
+  const long = rows.filter((r) => r.content.length > share);
+  const sentences = long.map((r) => splitSentences(r.content));
+  const vectors = await ctx.embedder.embed(sentences.flat());
+  const similarity = new Map<string, number>();
+  let n = 0;
+  for (const list of sentences) for (const s of list) similarity.set(s, cosineSimilarity(queryVector, vectors[n++]!));
+  const out = new Map(rows.map((r) => [r.id, r.content]));
+  for (const r of long) out.set(r.id, compressToQuery(r.content, (s) => similarity.get(s) ?? 0, share));
+  return out;
+}
+
+export async function searchMemories(ctx: AppContext, auth: AuthContext, body: SearchBody) {
+  const started = performance.now();
+  const agent = await resolveAgentForRead(ctx, auth, body.agent_id);
+  const filters: SearchFilters = {
+    accountId: auth.accountId,
+    agentId: agent === 'none' ? null : agent,
+    tier: body.tier,
+    minImportance: body.min_importance,
+    includeConfidential: body.include_confidential,
+    includeArchived: body.include_archived,
+    metadataFilter: compileMetadataFilter(body.metadata_filter),
+    embeddingModel: ctx.embedder.model,
+  };
+  const { scored, evaluated, queryVector } =
+    agent === 'none' ? { scored: [], evaluated: 0, queryVector: undefined } : await rank(ctx, filters, body);
+  const kept = scored.filter((s) => s.score >= body.min_score).slice(0, body.limit);
+  const rows = await memoriesRepository.findLiveByIds(ctx.db.knex, auth.accountId, kept.map((s) => s.id));
+  const entities = await entitiesRepository.entitiesForMemories(ctx.db.knex, auth.accountId, kept.map((s) => s.id));
+  const vectorForCompress = body.compress ? (queryVector ?? (await ctx.embedder.embed([body.query]))[0]!) : undefined;
+  const compressed = vectorForCompress
+    ? await compress(ctx, rows, vectorForCompress, body.max_context_tokens ?? DEFAULT_COMPRESS_TOKENS)
+    : undefined;
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const data = kept.flatMap((s) => {
+    const row = byId.get(s.id);
+    if (!row) return [];
+    const memory = presentMemorySummary(compressed ? { ...row, content: compressed.get(row.id)! } : row, entities.get(row.id) ?? []);
+    return [{ memory, score: round(s.score), ...(body.debug ? { score_breakdown: { mode: body.search_mode, ...s.breakdown } } : {}) }];
+  });
+
+  const responseMs = performance.now() - started;
+  // Recorded before responding, so stats read right after include this search.
+  await searchEventsRepository.record(ctx.db.knex, {
+    accountId: auth.accountId,
+    agentId: agent === 'none' ? null : agent,
+    query: body.query,
+    searchMode: body.search_mode,
+    resultCount: data.length,
+    avgScore: data.length ? data.reduce((sum, d) => sum + d.score, 0) / data.length : null,
+    responseMs,
+  });
+  return {
+    object: 'search_results' as const,
+    query: body.query,
+    data,
+    meta: {
+      recalled_count: data.length,
+      total_evaluated: evaluated,
+      threshold: body.min_score,
+      top_scores: data.map((d) => d.score).slice(0, 10),
+    },
+  };
+}
+
+const round = (n: number) => Math.round(n * 1e6) / 1e6;

@@ -1,0 +1,183 @@
+import { memoriesRepository } from '@ams/db';
+import { toPgVector } from '@ams/embeddings';
+import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp } from '../support/test-app';
+
+type Hit = { memory: { id: string; content: string }; score: number; score_breakdown?: Record<string, unknown> };
+
+describe('POST /v1/memories/search', () => {
+  let t: TestApp;
+  let acct: TestAccount;
+  const ids: Record<string, string> = {};
+  const search = (body: object, key = acct.key) => t.request().post('/v1/memories/search').set(bearer(key)).send(body);
+  const contents = (res: { body: { data: Hit[] } }) => res.body.data.map((d) => d.memory.content);
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    acct = await createAccount(t.ctx);
+    const seed: Array<[string, object]> = [
+      ['pg', { content: 'PostgreSQL vacuum settings tuned for the analytics database', importance: 0.9, metadata: { team: 'data', priority: 3 } }],
+      ['redis', { content: 'Redis cache eviction policy set to allkeys-lru', importance: 0.5, metadata: { team: 'platform', priority: 1 } }],
+      ['coffee', { content: 'The office coffee machine is descaled on Mondays', importance: 0.1, metadata: { team: 'ops' } }],
+      ['secret', { content: 'Database root password rotation schedule', importance: 0.6, visibility: 'confidential', metadata: { team: 'data' } }],
+      ['archived', { content: 'Old database migration plan from 2019', importance: 0.4, metadata: { team: 'data', priority: 2 } }],
+    ];
+    for (const [name, body] of seed) {
+      const res = await t.request().post('/v1/memories').set(bearer(acct.key)).send({ agent_id: 'searcher', ...body });
+      ids[name] = res.body.id;
+    }
+    await t.request().patch(`/v1/memories/${ids.archived}`).set(bearer(acct.key)).send({ archived: true });
+  });
+  afterAll(() => t.close());
+
+  it('ranks semantically, with the spec response shape', async () => {
+    const res = await search({ query: 'postgresql database vacuum tuning' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ object: 'search_results', query: 'postgresql database vacuum tuning' });
+    expect(res.body.data[0].memory.id).toBe(ids.pg);
+    const scores = res.body.data.map((d: Hit) => d.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    for (const s of scores) expect(s).toBeLessThanOrEqual(1);
+    expect(res.body.meta).toEqual({ recalled_count: res.body.data.length, total_evaluated: expect.any(Number), threshold: 0, top_scores: scores });
+    for (const omitted of ['visibility', 'session_id', 'project_id', 'is_duplicate']) expect(res.body.data[0].memory).not.toHaveProperty(omitted);
+  });
+
+  it('leaves out confidential and archived memories unless asked', async () => {
+    const plain = contents(await search({ query: 'database password rotation migration plan', limit: 100 }));
+    expect(plain).not.toContain('Database root password rotation schedule');
+    expect(plain).not.toContain('Old database migration plan from 2019');
+    const all = contents(await search({ query: 'database password rotation migration plan', limit: 100, include_confidential: true, include_archived: true }));
+    expect(all).toEqual(expect.arrayContaining(['Database root password rotation schedule', 'Old database migration plan from 2019']));
+  });
+
+  it('keyword mode uses full-text search: only matching memories, web-search syntax', async () => {
+    const res = await search({ query: 'eviction', search_mode: 'keyword' });
+    expect(contents(res)).toEqual(['Redis cache eviction policy set to allkeys-lru']);
+    expect(res.body.data[0].score).toBeGreaterThan(0);
+    expect(res.body.data[0].score).toBeLessThan(1);
+    const excluded = await search({ query: 'database -analytics', search_mode: 'keyword', include_archived: true });
+    expect(contents(excluded)).toEqual(['Old database migration plan from 2019']);
+  });
+
+  it('hybrid mode fuses vector, text and entity-graph candidates with reciprocal rank fusion', async () => {
+    // A memory that never says "Kubernetes" but is linked to that entity: only the graph leg finds it by name.
+    const m = await t.request().post('/v1/memories').set(bearer(acct.key)).send({ agent_id: 'graph', content: 'pods restarted after the node pool upgrade' });
+    const [entity] = await t.ctx.db.knex('entities').insert({ account_id: acct.accountId, name: 'Kubernetes', entity_type: 'technology' }).returning('id');
+    await t.ctx.db.knex('entity_memory_links').insert({ account_id: acct.accountId, entity_id: entity.id, memory_id: m.body.id, relevance_score: 0.9 });
+    const res = await search({ query: 'kubernetes', search_mode: 'hybrid', agent_id: 'graph', debug: true });
+    expect(res.body.data[0].memory.id).toBe(m.body.id);
+    expect(res.body.data[0].score_breakdown).toMatchObject({ mode: 'hybrid', ranks: { graph: 1 } });
+    const top = await search({ query: 'PostgreSQL vacuum analytics', search_mode: 'hybrid' });
+    expect(top.body.data[0].memory.id).toBe(ids.pg);
+    expect(top.body.data[0].score).toBeLessThanOrEqual(1);
+  });
+
+  it('filters by tier, min_importance, min_score and metadata operators', async () => {
+    expect(contents(await search({ query: 'database', tier: 'hot', limit: 100, agent_id: 'searcher' }))).toEqual(['PostgreSQL vacuum settings tuned for the analytics database']);
+    const important = contents(await search({ query: 'database cache coffee', min_importance: 0.5, limit: 100, agent_id: 'searcher' }));
+    expect(important.sort()).toEqual(['PostgreSQL vacuum settings tuned for the analytics database', 'Redis cache eviction policy set to allkeys-lru']);
+    const strict = await search({ query: 'PostgreSQL vacuum settings tuned for the analytics database', min_score: 0.99 });
+    expect(contents(strict)).toEqual(['PostgreSQL vacuum settings tuned for the analytics database']);
+    expect(strict.body.meta.threshold).toBe(0.99);
+    const f = (metadata_filter: object) => search({ query: 'anything', metadata_filter, limit: 100, include_archived: true, agent_id: 'searcher' }).then(contents);
+    expect(await f({ team: 'platform' })).toEqual(['Redis cache eviction policy set to allkeys-lru']);
+    expect((await f({ team: { $in: ['platform', 'ops'] } })).sort()).toEqual(['Redis cache eviction policy set to allkeys-lru', 'The office coffee machine is descaled on Mondays']);
+    expect((await f({ priority: { $gte: 2 } })).sort()).toEqual(['Old database migration plan from 2019', 'PostgreSQL vacuum settings tuned for the analytics database']);
+    expect(await f({ priority: { $lt: 2 } })).toEqual(['Redis cache eviction policy set to allkeys-lru']);
+    expect(await f({ priority: { $exists: false }, team: { $ne: 'data' } })).toEqual(['The office coffee machine is descaled on Mondays']);
+    expect((await f({ team: { $nin: ['data', 'ops'] } }))).toContain('Redis cache eviction policy set to allkeys-lru');
+  });
+
+  it('compresses results to the sentences closest to the query within max_context_tokens', async () => {
+    const long = 'Our cat sleeps all day. The Kafka consumer lag alert fires above ten thousand messages. Lunch is at noon. Bicycles are parked outside.';
+    await t.request().post('/v1/memories').set(bearer(acct.key)).send({ agent_id: 'compress', content: long });
+    const res = await search({ query: 'kafka consumer lag alert', agent_id: 'compress', compress: true, max_context_tokens: 20 });
+    const content = res.body.data[0].memory.content as string;
+    expect(content.length).toBeLessThanOrEqual(80);
+    expect(content).toContain('Kafka consumer lag');
+  });
+
+  it('records every search for agent stats', async () => {
+    const before = await t.ctx.db.knex('search_events').where({ account_id: acct.accountId }).count<{ count: number }[]>('* as count');
+    await search({ query: 'recorded query' });
+    const after = await t.ctx.db.knex('search_events').where({ account_id: acct.accountId }).count<{ count: number }[]>('* as count');
+    expect(Number(after[0]!.count)).toBe(Number(before[0]!.count) + 1);
+  });
+
+  it.each([
+    [{}, 'query'],
+    [{ query: '' }, 'query'],
+    [{ query: '  ' }, 'query'],
+    [{ query: 'x'.repeat(10_001) }, 'query'],
+    [{ query: 'x', limit: 0 }, 'limit'],
+    [{ query: 'x', limit: 101 }, 'limit'],
+    [{ query: 'x', min_score: 1.1 }, 'min_score'],
+    [{ query: 'x', search_mode: 'fuzzy' }, 'search_mode'],
+    [{ query: 'x', tier: 'tepid' }, 'tier'],
+    [{ query: 'x', min_importance: -1 }, 'min_importance'],
+    [{ query: 'x', metadata_filter: { team: { $regex: 'd.*' } } }, 'metadata_filter.team'],
+    [{ query: 'x', metadata_filter: { team: { $in: 'data' } } }, 'metadata_filter.team'],
+    [{ query: 'x', metadata_filter: { n: { $gt: [1] } } }, 'metadata_filter.n'],
+    [{ query: 'x', metadata_filter: 'team=data' }, 'metadata_filter'],
+  ])('rejects %j with 422 on %s', async (body, field) => {
+    expect(expectError(await search(body), 422, 'validation_error').details!.map((d) => d.field)).toContain(field);
+  });
+
+  it('accepts limit 1 and 100 and a 10,000-character query', async () => {
+    expect((await search({ query: 'database', limit: 1 })).body.data).toHaveLength(1);
+    expect((await search({ query: 'database', limit: 100 })).status).toBe(200);
+    expect((await search({ query: 'y'.repeat(10_000) })).status).toBe(200);
+  });
+
+  it('answers 404 for an unknown agent UUID and nothing for an unknown agent name', async () => {
+    expectError(await search({ query: 'x', agent_id: '00000000-0000-4000-8000-000000000000' }), 404, 'not_found');
+    expect((await search({ query: 'database', agent_id: 'nobody-by-this-name' })).body.data).toEqual([]);
+  });
+});
+
+describe('semantic search at scale', () => {
+  let t: TestApp;
+  let acct: TestAccount;
+  beforeAll(async () => {
+    t = await createTestApp();
+    acct = await createAccount(t.ctx);
+    // 1,000 memories: 99 % belong to one agent, 1 % (10) to another.
+    for (let b = 0; b < 10; b++) {
+      const memories = Array.from({ length: 100 }, (_, i) => ({
+        content: `log line ${b * 100 + i} about service ${i % 17} latency and deployment ${i % 7}`,
+        agent_id: b === 0 && i % 10 === 0 ? 'rare' : 'bulk',
+      }));
+      const res = await t.request().post('/v1/memories/batch').set(bearer(acct.key)).send({ memories });
+      expect(res.body.failed).toBe(0);
+    }
+    await t.ctx.db.knex.raw('ANALYZE memories');
+  }, 120_000);
+  afterAll(() => t.close());
+
+  it('returns the full limit for an agent holding 1 % of the rows (no HNSW over-filtering)', async () => {
+    const count = await t.ctx.db.knex('memories').where({ account_id: acct.accountId }).count<{ count: number }[]>('* as count');
+    expect(Number(count[0]!.count)).toBe(1000);
+    const rare = await t.request().post('/v1/memories/search').set(bearer(acct.key)).send({ query: 'service latency', agent_id: 'rare', limit: 10 });
+    expect(rare.body.data).toHaveLength(10);
+    expect(rare.body.meta.recalled_count).toBe(10);
+  });
+
+  it('uses the HNSW index for semantic search once the table is big enough for the planner to prefer it', async () => {
+    // 4,000 more rows (5,000 in all) in one statement; random unit-ish vectors are enough for a plan.
+    await t.ctx.db.knex.raw(
+      `INSERT INTO memories (account_id, agent_id, content, memory_type, tier, embedding, embedding_model)
+       SELECT m.account_id, m.agent_id, 'filler ' || g, 'fact', 'warm',
+              (SELECT array_agg(random() - 0.5)::vector FROM generate_series(1, 384) WHERE g > 0), m.embedding_model
+         FROM generate_series(1, 4000) g, (SELECT * FROM memories WHERE account_id = ? LIMIT 1) m`,
+      [acct.accountId],
+    );
+    await t.ctx.db.knex.raw('ANALYZE memories');
+    const [vector] = await t.ctx.embedder.embed(['service latency']);
+    const plan = await memoriesRepository.explainSemantic(
+      t.ctx.db.knex,
+      { accountId: acct.accountId, includeArchived: false, includeConfidential: false, embeddingModel: t.ctx.embedder.model },
+      toPgVector(vector!),
+      10,
+    );
+    expect(plan).toContain('memories_embedding_hnsw_idx');
+  });
+});
