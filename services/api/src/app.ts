@@ -8,6 +8,7 @@ import { requestId } from './middleware/request-id';
 import { requestLogger } from './middleware/request-logger';
 import { apiKeysRouter } from './routes/api-keys/api-keys.router';
 import { authRouter } from './routes/auth/auth.router';
+import { contextRouter } from './routes/context/context.router';
 import { healthRouter } from './routes/health/health.router';
 import { memoriesRouter } from './routes/memories/memories.router';
 
@@ -37,6 +38,7 @@ export function createApp(ctx: AppContext): Express {
   // Each router names the scope of each of its routes.
   app.use(apiKeysRouter(ctx));
   app.use(memoriesRouter(ctx));
+  app.use(contextRouter(ctx));
 
   app.use(notFoundRoute);
   app.use(errorHandler(ctx.logger));
