@@ -1,0 +1,87 @@
+import crypto from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import knexFactory from 'knex';
+import { createLogger, loadConfig } from '@ams/core';
+import { accountsRepository, createDatabase, migrateLatest, Database } from '@ams/db';
+import { LexicalEmbedder, Embedder } from '@ams/embeddings';
+import { createApp } from '../services/api/src/app';
+import type { AppContext } from '../services/api/src/context';
+import { issueApiKey } from '../services/api/src/services/api-keys.service';
+
+export const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+export function percentiles(samples: number[]): { p50: number; p95: number; p99: number; mean: number } {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
+  const round = (n: number) => Math.round(n * 100) / 100;
+  return { p50: round(at(0.5)), p95: round(at(0.95)), p99: round(at(0.99)), mean: round(s.reduce((a, b) => a + b, 0) / s.length) };
+}
+
+/** A deterministic PRNG so every run loads the same data. */
+export function prng(seed: number): () => number {
+  let x = seed >>> 0;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 2 ** 32;
+  };
+}
+
+const TOPICS = 'postgres redis kafka kubernetes deploy latency cache index vacuum queue worker embedding search agent session project decision pattern webhook retry timeout memory cluster replica backup migration schema token budget prompt model vector graph entity user preference alert dashboard incident runbook billing invoice customer onboarding'.split(' ');
+const VERBS = 'tuned fixed broke improved measured reviewed rolled restarted scaled documented removed added'.split(' ');
+
+export function sentence(rand: () => number): string {
+  const pick = (list: string[]) => list[Math.floor(rand() * list.length)]!;
+  return `The ${pick(TOPICS)} ${pick(TOPICS)} was ${pick(VERBS)} after the ${pick(TOPICS)} ${pick(TOPICS)} ${pick(VERBS)} near ${pick(TOPICS)}.`;
+}
+
+export interface BenchServer {
+  baseUrl: string;
+  key: string;
+  ctx: AppContext;
+  close(): Promise<void>;
+}
+
+/** The real API on a loopback port, over a throwaway database dropped on close. */
+export async function startBenchServer(embedder: Embedder = new LexicalEmbedder()): Promise<BenchServer> {
+  const dbName = `ams_bench_${Date.now().toString(36)}_${crypto.randomBytes(2).toString('hex')}`;
+  const admin = knexFactory({ client: 'pg', connection: ADMIN_URL, pool: { min: 0, max: 1 } });
+  await admin.raw(`CREATE DATABASE ${dbName}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${dbName}`;
+  const config = loadConfig({ ...process.env, DATABASE_URL: url.toString(), REDIS_URL: '', RATE_LIMIT_PER_MINUTE: '100000000', NODE_ENV: 'test' });
+  const db: Database = await createDatabase(config);
+  await migrateLatest(db.knex);
+  const ctx: AppContext = { config, logger: createLogger('bench', config), db, embedder };
+  const app = createApp(ctx);
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const account = (await accountsRepository.insert(db.knex, { email: `${dbName}@bench.local`, passwordHash: null }))!;
+  const { key } = await issueApiKey(ctx, account.id, { name: 'bench', scopes: ['read', 'write', 'delete', 'admin'] });
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    key,
+    ctx,
+    async close() {
+      await new Promise((r) => server.close(r));
+      await db.close();
+      await admin.raw(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      await admin.destroy();
+    },
+  };
+}
+
+export async function post(server: BenchServer, path: string, body: unknown): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await fetch(`${server.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${server.key}` },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
