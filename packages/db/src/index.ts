@@ -10,3 +10,4 @@ export * from './repositories/entities.repository';
 export * from './repositories/search-events.repository';
 export * from './repositories/sessions.repository';
 export * from './repositories/projects.repository';
+export * from './db-errors';

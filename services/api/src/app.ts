@@ -6,9 +6,11 @@ import { jsonBody } from './middleware/json-body';
 import { apiRateLimit, registerRateLimit } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import { requestLogger } from './middleware/request-logger';
+import { agentsRouter } from './routes/agents/agents.router';
 import { apiKeysRouter } from './routes/api-keys/api-keys.router';
 import { authRouter } from './routes/auth/auth.router';
 import { contextRouter } from './routes/context/context.router';
+import { entitiesRouter } from './routes/entities/entities.router';
 import { healthRouter } from './routes/health/health.router';
 import { memoriesRouter } from './routes/memories/memories.router';
 
@@ -37,7 +39,9 @@ export function createApp(ctx: AppContext): Express {
   app.use(jsonBody(BODY_LIMIT));
   // Each router names the scope of each of its routes.
   app.use(apiKeysRouter(ctx));
+  app.use(agentsRouter(ctx));
   app.use(memoriesRouter(ctx));
+  app.use(entitiesRouter(ctx));
   app.use(contextRouter(ctx));
 
   app.use(notFoundRoute);

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { Page, PageParams, paginate } from '../pagination';
 
 export interface AgentRow {
   account_id: string;
@@ -11,6 +12,12 @@ export interface AgentRow {
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
+}
+
+export interface AgentCounts {
+  memory_count: number;
+  session_count: number;
+  project_count: number;
 }
 
 export const agentsRepository = {
@@ -32,5 +39,91 @@ export const agentsRepository = {
     const row = await agentsRepository.findLiveByName(db, accountId, name);
     if (!row) throw new Error(`agent ${name} vanished after upsert`);
     return row;
+  },
+
+  /** Throws the unique violation (agents_account_name_key) on a taken name; the service maps it. */
+  async insert(
+    db: Knex,
+    a: { accountId: string; name: string; description: string | null; metadata: Record<string, unknown> },
+  ): Promise<AgentRow> {
+    const [row] = await db('agents')
+      .insert({ account_id: a.accountId, name: a.name, description: a.description, metadata: a.metadata })
+      .returning('*');
+    return row as AgentRow;
+  },
+
+  async list(db: Knex, accountId: string, page: PageParams): Promise<Page<AgentRow>> {
+    return paginate<AgentRow>(db('agents').where('agents.account_id', accountId).whereNull('agents.deleted_at'), 'agents', page);
+  },
+
+  /** Metadata merged (jsonb ||). */
+  async update(
+    db: Knex,
+    accountId: string,
+    id: string,
+    p: { name?: string; description?: string | null; metadata?: Record<string, unknown> },
+  ): Promise<AgentRow | undefined> {
+    const set: Record<string, unknown> = { updated_at: db.fn.now() };
+    if (p.name !== undefined) set.name = p.name;
+    if (p.description !== undefined) set.description = p.description;
+    if (p.metadata !== undefined) set.metadata = db.raw('agents.metadata || ?::jsonb', [JSON.stringify(p.metadata)]);
+    const [row] = await db('agents').where({ account_id: accountId, id }).whereNull('deleted_at').update(set).returning('*');
+    return row as AgentRow | undefined;
+  },
+
+  /** Soft-deletes the agent and its memories; call inside a transaction. */
+  async softDeleteWithMemories(db: Knex, accountId: string, id: string): Promise<AgentRow | undefined> {
+    const [row] = await db('agents')
+      .where({ account_id: accountId, id })
+      .whereNull('deleted_at')
+      .update({ deleted_at: db.fn.now(), updated_at: db.fn.now() })
+      .returning('*');
+    if (!row) return undefined;
+    await db('memories')
+      .where({ account_id: accountId, agent_id: id })
+      .whereNull('deleted_at')
+      .update({ deleted_at: db.fn.now(), updated_at: db.fn.now() });
+    return row as AgentRow;
+  },
+
+  /** memory, session and project counts for a page of agents: one statement, not one per agent. */
+  async countsFor(db: Knex, accountId: string, agentIds: string[]): Promise<Map<string, AgentCounts>> {
+    const out = new Map<string, AgentCounts>();
+    if (agentIds.length === 0) return out;
+    const { rows } = await db.raw(
+      `SELECT a.id,
+              (SELECT count(*) FROM memories m WHERE m.account_id = a.account_id AND m.agent_id = a.id AND m.deleted_at IS NULL) AS memory_count,
+              (SELECT count(*) FROM sessions s WHERE s.account_id = a.account_id AND s.agent_id = a.id AND s.deleted_at IS NULL) AS session_count,
+              (SELECT count(DISTINCT m.project_id) FROM memories m JOIN projects p ON p.account_id = m.account_id AND p.id = m.project_id
+                 WHERE m.account_id = a.account_id AND m.agent_id = a.id AND m.deleted_at IS NULL AND p.deleted_at IS NULL) AS project_count
+         FROM agents a WHERE a.account_id = ? AND a.id = ANY (?::uuid[])`,
+      [accountId, agentIds],
+    );
+    for (const r of rows) {
+      out.set(r.id, { memory_count: Number(r.memory_count), session_count: Number(r.session_count), project_count: Number(r.project_count) });
+    }
+    return out;
+  },
+
+  /** Everything agent stats needs from memories, sessions and links, in one round trip. */
+  async stats(db: Knex, accountId: string, agentId: string) {
+    const { rows } = await db.raw(
+      `SELECT
+         count(*) FILTER (WHERE m.deleted_at IS NULL) AS total_memories,
+         count(*) FILTER (WHERE m.deleted_at IS NULL AND m.created_at >= now() - interval '7 days') AS this_week,
+         count(*) FILTER (WHERE m.deleted_at IS NULL AND m.created_at >= now() - interval '30 days') AS this_month,
+         count(*) FILTER (WHERE m.deleted_at IS NULL AND m.tier = 'hot') AS hot,
+         count(*) FILTER (WHERE m.deleted_at IS NULL AND m.tier = 'warm') AS warm,
+         count(*) FILTER (WHERE m.deleted_at IS NULL AND m.tier = 'cold') AS cold,
+         max(m.created_at) FILTER (WHERE m.deleted_at IS NULL) AS last_memory_at,
+         (SELECT count(*) FROM sessions s WHERE s.account_id = ? AND s.agent_id = ? AND s.status = 'active' AND s.deleted_at IS NULL) AS active_sessions,
+         (SELECT count(DISTINCT l.entity_id) FROM entity_memory_links l
+            JOIN memories lm ON lm.account_id = l.account_id AND lm.id = l.memory_id
+            JOIN entities e ON e.account_id = l.account_id AND e.id = l.entity_id
+           WHERE l.account_id = ? AND lm.agent_id = ? AND lm.deleted_at IS NULL AND e.deleted_at IS NULL) AS entity_count
+       FROM memories m WHERE m.account_id = ? AND m.agent_id = ?`,
+      [accountId, agentId, accountId, agentId, accountId, agentId],
+    );
+    return rows[0] as Record<string, number | string | Date | null>;
   },
 };

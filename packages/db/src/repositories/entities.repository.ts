@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { Page, PageParams, paginate } from '../pagination';
 
 export interface EntityRow {
   account_id: string;
@@ -11,7 +12,80 @@ export interface EntityRow {
   deleted_at: Date | null;
 }
 
+export interface EntityCounts {
+  memory_count: number;
+  relationship_count: number;
+}
+
+export interface EntityLinkRow {
+  account_id: string;
+  entity_id: string;
+  memory_id: string;
+  relationship: string;
+  relevance_score: number;
+  created_at: Date;
+}
+
 export const entitiesRepository = {
+  /** Throws the unique violation (entities_account_type_name_key) for a live same name + type. */
+  async insert(db: Knex, e: { accountId: string; name: string; entityType: string; metadata: Record<string, unknown> }): Promise<EntityRow> {
+    const [row] = await db('entities')
+      .insert({ account_id: e.accountId, name: e.name, entity_type: e.entityType, metadata: e.metadata })
+      .returning('*');
+    return row as EntityRow;
+  },
+
+  async findLive(db: Knex, accountId: string, id: string): Promise<EntityRow | undefined> {
+    return db('entities').where({ account_id: accountId, id }).whereNull('deleted_at').first();
+  },
+
+  async list(db: Knex, accountId: string, filters: { entityType?: string }, page: PageParams): Promise<Page<EntityRow>> {
+    const q = db('entities').where('entities.account_id', accountId).whereNull('entities.deleted_at');
+    if (filters.entityType) q.where('entities.entity_type', filters.entityType);
+    return paginate<EntityRow>(q, 'entities', page);
+  },
+
+  /** Metadata merged (jsonb ||). */
+  async update(
+    db: Knex,
+    accountId: string,
+    id: string,
+    p: { name?: string; entityType?: string; metadata?: Record<string, unknown> },
+  ): Promise<EntityRow | undefined> {
+    const set: Record<string, unknown> = { updated_at: db.fn.now() };
+    if (p.name !== undefined) set.name = p.name;
+    if (p.entityType !== undefined) set.entity_type = p.entityType;
+    if (p.metadata !== undefined) set.metadata = db.raw('entities.metadata || ?::jsonb', [JSON.stringify(p.metadata)]);
+    const [row] = await db('entities').where({ account_id: accountId, id }).whereNull('deleted_at').update(set).returning('*');
+    return row as EntityRow | undefined;
+  },
+
+  /** Soft delete; its links stay. */
+  async softDelete(db: Knex, accountId: string, id: string): Promise<boolean> {
+    const n = await db('entities')
+      .where({ account_id: accountId, id })
+      .whereNull('deleted_at')
+      .update({ deleted_at: db.fn.now(), updated_at: db.fn.now() });
+    return n > 0;
+  },
+
+  /** Linked live memories and links to them, for a page of entities in one statement. */
+  async countsFor(db: Knex, accountId: string, entityIds: string[]): Promise<Map<string, EntityCounts>> {
+    const out = new Map<string, EntityCounts>();
+    if (entityIds.length === 0) return out;
+    const rows: Array<{ entity_id: string; memory_count: number; relationship_count: number }> = await db('entity_memory_links as l')
+      .join('memories as m', function joinMemories() {
+        this.on('m.account_id', 'l.account_id').andOn('m.id', 'l.memory_id');
+      })
+      .where('l.account_id', accountId)
+      .whereIn('l.entity_id', entityIds)
+      .whereNull('m.deleted_at')
+      .groupBy('l.entity_id')
+      .select('l.entity_id', db.raw('count(DISTINCT l.memory_id) AS memory_count'), db.raw('count(*) AS relationship_count'));
+    for (const r of rows) out.set(r.entity_id, { memory_count: Number(r.memory_count), relationship_count: Number(r.relationship_count) });
+    return out;
+  },
+
   /**
    * Same name (case-insensitive) and type is the same entity: one statement returns the ids of
    * existing and new ones alike (the no-op update makes RETURNING include the existing rows).
@@ -65,6 +139,19 @@ export const entitiesRepository = {
 };
 
 export const entityLinksRepository = {
+  /** Inserts the link, or finds the identical one already there: a duplicate link is not an error. */
+  async link(
+    db: Knex,
+    l: { accountId: string; entityId: string; memoryId: string; relationship: string; relevanceScore: number },
+  ): Promise<EntityLinkRow> {
+    const key = { account_id: l.accountId, entity_id: l.entityId, memory_id: l.memoryId, relationship: l.relationship };
+    await db('entity_memory_links')
+      .insert({ ...key, relevance_score: l.relevanceScore })
+      .onConflict(['account_id', 'entity_id', 'memory_id', 'relationship'])
+      .ignore();
+    return db('entity_memory_links').where(key).first();
+  },
+
   async insertMany(
     db: Knex,
     accountId: string,
