@@ -13,6 +13,7 @@ import { contextRouter } from './routes/context/context.router';
 import { entitiesRouter } from './routes/entities/entities.router';
 import { healthRouter } from './routes/health/health.router';
 import { memoriesRouter } from './routes/memories/memories.router';
+import { sessionsRouter } from './routes/sessions/sessions.router';
 
 export const BODY_LIMIT = '1mb';
 export const BATCH_BODY_LIMIT = '10mb';
@@ -42,6 +43,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(agentsRouter(ctx));
   app.use(memoriesRouter(ctx));
   app.use(entitiesRouter(ctx));
+  app.use(sessionsRouter(ctx));
   app.use(contextRouter(ctx));
 
   app.use(notFoundRoute);

@@ -1,0 +1,66 @@
+import { Router } from 'express';
+import type { AppContext } from '../../context';
+import { requireScope } from '../../middleware/require-scope';
+import {
+  createSession,
+  deleteSession,
+  endSession,
+  getOrCreateSession,
+  getSession,
+  listSessions,
+  summarizeSession,
+} from '../../services/sessions.service';
+import { listResponse } from '../../validation/common.schemas';
+import { pathId } from '../../validation/path-params';
+import { validate } from '../../validation/validate';
+import {
+  createSessionBody,
+  CreateSessionBody,
+  deleteSessionQuery,
+  endSessionBody,
+  EndSessionBody,
+  getOrCreateSessionBody,
+  getSessionQuery,
+  listSessionsQuery,
+  ListSessionsQuery,
+} from './sessions.schemas';
+
+export function sessionsRouter(ctx: AppContext): Router {
+  const router = Router();
+
+  router.post('/v1/sessions', requireScope('write'), async (req, res) => {
+    res.status(201).json(await createSession(ctx, req.auth!, validate<CreateSessionBody>(createSessionBody, req.body)));
+  });
+
+  router.post('/v1/sessions/get-or-create', requireScope('write'), async (req, res) => {
+    const body = validate<CreateSessionBody & { external_id: string }>(getOrCreateSessionBody, req.body);
+    res.json(await getOrCreateSession(ctx, req.auth!, body));
+  });
+
+  router.get('/v1/sessions', requireScope('read'), async (req, res) => {
+    const page = await listSessions(ctx, req.auth!, validate<ListSessionsQuery>(listSessionsQuery, req.query));
+    res.json(listResponse(page, page.data));
+  });
+
+  router.get('/v1/sessions/:id', requireScope('read'), async (req, res) => {
+    const id = pathId(req, 'Session');
+    const { include_memories } = validate<{ include_memories: boolean }>(getSessionQuery, req.query);
+    res.json(await getSession(ctx, req.auth!, id, include_memories));
+  });
+
+  router.post('/v1/sessions/:id/end', requireScope('write'), async (req, res) => {
+    const id = pathId(req, 'Session');
+    res.json(await endSession(ctx, req.auth!, id, validate<EndSessionBody>(endSessionBody, req.body)));
+  });
+
+  router.post('/v1/sessions/:id/summarize', requireScope('write'), async (req, res) => {
+    res.json(await summarizeSession(ctx, req.auth!, pathId(req, 'Session')));
+  });
+
+  router.delete('/v1/sessions/:id', requireScope('delete'), async (req, res) => {
+    const id = pathId(req, 'Session');
+    const { cascade_memories } = validate<{ cascade_memories: boolean }>(deleteSessionQuery, req.query);
+    res.json(await deleteSession(ctx, req.auth!, id, cascade_memories));
+  });
+  return router;
+}
