@@ -11,3 +11,5 @@ export * from './repositories/search-events.repository';
 export * from './repositories/sessions.repository';
 export * from './repositories/projects.repository';
 export * from './db-errors';
+export * from './repositories/decisions.repository';
+export * from './repositories/patterns.repository';

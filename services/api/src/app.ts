@@ -10,9 +10,12 @@ import { agentsRouter } from './routes/agents/agents.router';
 import { apiKeysRouter } from './routes/api-keys/api-keys.router';
 import { authRouter } from './routes/auth/auth.router';
 import { contextRouter } from './routes/context/context.router';
+import { decisionsRouter } from './routes/decisions/decisions.router';
 import { entitiesRouter } from './routes/entities/entities.router';
 import { healthRouter } from './routes/health/health.router';
 import { memoriesRouter } from './routes/memories/memories.router';
+import { patternsRouter } from './routes/patterns/patterns.router';
+import { projectsRouter } from './routes/projects/projects.router';
 import { sessionsRouter } from './routes/sessions/sessions.router';
 
 export const BODY_LIMIT = '1mb';
@@ -44,6 +47,9 @@ export function createApp(ctx: AppContext): Express {
   app.use(memoriesRouter(ctx));
   app.use(entitiesRouter(ctx));
   app.use(sessionsRouter(ctx));
+  app.use(projectsRouter(ctx));
+  app.use(decisionsRouter(ctx));
+  app.use(patternsRouter(ctx));
   app.use(contextRouter(ctx));
 
   app.use(notFoundRoute);

@@ -1,0 +1,130 @@
+import type { Knex } from 'knex';
+import { Page, PageParams, paginate } from '../pagination';
+
+export type DecisionStatus = 'active' | 'superseded' | 'reverted' | 'experimental';
+
+export interface DecisionRow {
+  account_id: string;
+  id: string;
+  agent_id: string | null;
+  session_id: string | null;
+  project_slug: string | null;
+  title: string;
+  rationale: string;
+  alternatives: string | null;
+  status: DecisionStatus;
+  superseded_by: string | null;
+  tags: string[];
+  metadata: Record<string, unknown>;
+  embedding_model: string | null;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+
+export const DECISION_COLUMNS = [
+  'account_id', 'id', 'agent_id', 'session_id', 'project_slug', 'title', 'rationale', 'alternatives', 'status',
+  'superseded_by', 'tags', 'metadata', 'embedding_model', 'created_at', 'updated_at', 'deleted_at',
+];
+
+export interface NewDecision {
+  accountId: string;
+  agentId: string | null;
+  sessionId: string | null;
+  projectSlug: string | null;
+  title: string;
+  rationale: string;
+  alternatives: string | null;
+  status: DecisionStatus;
+  tags: string[];
+  metadata: Record<string, unknown>;
+  embedding: string;
+  embeddingModel: string;
+}
+
+export interface DecisionPatch {
+  title?: string;
+  rationale?: string;
+  alternatives?: string | null;
+  status?: DecisionStatus;
+  tags?: string[];
+  metadata?: Record<string, unknown>;
+  embedding?: string;
+  embeddingModel?: string;
+  supersededBy?: string;
+}
+
+export const decisionsRepository = {
+  async insert(db: Knex, d: NewDecision): Promise<DecisionRow> {
+    const [row] = await db('decisions')
+      .insert({
+        account_id: d.accountId,
+        agent_id: d.agentId,
+        session_id: d.sessionId,
+        project_slug: d.projectSlug,
+        title: d.title,
+        rationale: d.rationale,
+        alternatives: d.alternatives,
+        status: d.status,
+        tags: d.tags,
+        metadata: d.metadata,
+        embedding: d.embedding,
+        embedding_model: d.embeddingModel,
+      })
+      .returning(DECISION_COLUMNS);
+    return row as DecisionRow;
+  },
+
+  /** `forUpdate` locks the row for the rest of the caller's transaction (supersede). */
+  async findLive(db: Knex, accountId: string, id: string, forUpdate = false): Promise<DecisionRow | undefined> {
+    const q = db('decisions').select(DECISION_COLUMNS).where({ account_id: accountId, id }).whereNull('deleted_at').first();
+    return forUpdate ? q.forUpdate() : q;
+  },
+
+  async list(db: Knex, accountId: string, f: { projectSlug?: string; status?: string; tag?: string }, page: PageParams): Promise<Page<DecisionRow>> {
+    const q = db('decisions').where('decisions.account_id', accountId).whereNull('decisions.deleted_at');
+    if (f.projectSlug) q.where('decisions.project_slug', f.projectSlug);
+    if (f.status) q.where('decisions.status', f.status);
+    if (f.tag) q.whereRaw('decisions.tags @> ARRAY[?]::text[]', [f.tag]);
+    const result = await paginate<DecisionRow & { embedding?: unknown }>(q, 'decisions', page);
+    return { ...result, rows: result.rows.map(({ embedding: _e, ...r }) => r as DecisionRow) };
+  },
+
+  async update(db: Knex, accountId: string, id: string, p: DecisionPatch): Promise<DecisionRow | undefined> {
+    const set: Record<string, unknown> = { updated_at: db.fn.now() };
+    if (p.title !== undefined) set.title = p.title;
+    if (p.rationale !== undefined) set.rationale = p.rationale;
+    if (p.alternatives !== undefined) set.alternatives = p.alternatives;
+    if (p.status !== undefined) set.status = p.status;
+    if (p.tags !== undefined) set.tags = p.tags;
+    if (p.supersededBy !== undefined) set.superseded_by = p.supersededBy;
+    if (p.embedding !== undefined) Object.assign(set, { embedding: p.embedding, embedding_model: p.embeddingModel });
+    if (p.metadata !== undefined) set.metadata = db.raw('decisions.metadata || ?::jsonb', [JSON.stringify(p.metadata)]);
+    const [row] = await db('decisions').where({ account_id: accountId, id }).whereNull('deleted_at').update(set).returning(DECISION_COLUMNS);
+    return row as DecisionRow | undefined;
+  },
+
+  async softDelete(db: Knex, accountId: string, id: string): Promise<boolean> {
+    return (await db('decisions').where({ account_id: accountId, id }).whereNull('deleted_at').update({ deleted_at: db.fn.now() })) > 0;
+  },
+
+  /** Cosine similarity over title + rationale embeddings (decisions_embedding_hnsw_idx). */
+  async similar(db: Knex, accountId: string, vector: string, model: string, k: number, projectSlug?: string) {
+    const q = db('decisions')
+      .select(...DECISION_COLUMNS, db.raw('1 - (embedding <=> ?::vector) AS score', [vector]))
+      .where({ account_id: accountId, embedding_model: model })
+      .whereNull('deleted_at')
+      .orderByRaw('embedding <=> ?::vector', [vector])
+      .limit(k);
+    if (projectSlug) q.where('project_slug', projectSlug);
+    return q as Promise<Array<DecisionRow & { score: number }>>;
+  },
+
+  async activeForProject(db: Knex, accountId: string, projectSlug: string) {
+    return db('decisions')
+      .where({ account_id: accountId, project_slug: projectSlug, status: 'active' })
+      .whereNull('deleted_at')
+      .orderBy('created_at', 'desc')
+      .select('id', 'title', 'status') as Promise<Array<{ id: string; title: string; status: string }>>;
+  },
+};

@@ -1,0 +1,64 @@
+import { Router } from 'express';
+import type { AppContext } from '../../context';
+import { requireScope } from '../../middleware/require-scope';
+import {
+  checkDecisions,
+  createDecision,
+  deleteDecision,
+  getDecision,
+  listDecisions,
+  patchDecision,
+  supersedeDecision,
+} from '../../services/decisions.service';
+import { listResponse } from '../../validation/common.schemas';
+import { pathId } from '../../validation/path-params';
+import { validate } from '../../validation/validate';
+import {
+  checkDecisionsBody,
+  CheckDecisionsBody,
+  createDecisionBody,
+  CreateDecisionBody,
+  listDecisionsQuery,
+  ListDecisionsQuery,
+  patchDecisionBody,
+  PatchDecisionBody,
+  supersedeBody,
+  SupersedeBody,
+} from './decisions.schemas';
+
+export function decisionsRouter(ctx: AppContext): Router {
+  const router = Router();
+
+  router.post('/v1/decisions', requireScope('write'), async (req, res) => {
+    res.status(201).json(await createDecision(ctx, req.auth!, validate<CreateDecisionBody>(createDecisionBody, req.body)));
+  });
+
+  router.post('/v1/decisions/check', requireScope('read'), async (req, res) => {
+    res.json(await checkDecisions(ctx, req.auth!, validate<CheckDecisionsBody>(checkDecisionsBody, req.body)));
+  });
+
+  router.get('/v1/decisions', requireScope('read'), async (req, res) => {
+    const page = await listDecisions(ctx, req.auth!, validate<ListDecisionsQuery>(listDecisionsQuery, req.query));
+    res.json(listResponse(page, page.data));
+  });
+
+  router.get('/v1/decisions/:id', requireScope('read'), async (req, res) => {
+    res.json(await getDecision(ctx, req.auth!, pathId(req, 'Decision')));
+  });
+
+  router.patch('/v1/decisions/:id', requireScope('write'), async (req, res) => {
+    const id = pathId(req, 'Decision');
+    res.json(await patchDecision(ctx, req.auth!, id, validate<PatchDecisionBody>(patchDecisionBody, req.body)));
+  });
+
+  router.delete('/v1/decisions/:id', requireScope('delete'), async (req, res) => {
+    await deleteDecision(ctx, req.auth!, pathId(req, 'Decision'));
+    res.status(204).end();
+  });
+
+  router.post('/v1/decisions/:id/supersede', requireScope('write'), async (req, res) => {
+    const id = pathId(req, 'Decision');
+    res.status(201).json(await supersedeDecision(ctx, req.auth!, id, validate<SupersedeBody>(supersedeBody, req.body)));
+  });
+  return router;
+}

@@ -1,0 +1,72 @@
+import { Router } from 'express';
+import type { AppContext } from '../../context';
+import { requireScope } from '../../middleware/require-scope';
+import {
+  adoptPattern,
+  createPattern,
+  deletePattern,
+  getPattern,
+  listPatterns,
+  patchPattern,
+  searchPatterns,
+  unadoptPattern,
+} from '../../services/patterns.service';
+import { listResponse } from '../../validation/common.schemas';
+import { pathId } from '../../validation/path-params';
+import { validate } from '../../validation/validate';
+import {
+  adoptBody,
+  createPatternBody,
+  CreatePatternBody,
+  listPatternsQuery,
+  ListPatternsQuery,
+  patchPatternBody,
+  PatchPatternBody,
+  searchPatternsBody,
+  SearchPatternsBody,
+  unadoptQuery,
+} from './patterns.schemas';
+
+export function patternsRouter(ctx: AppContext): Router {
+  const router = Router();
+
+  router.post('/v1/patterns', requireScope('write'), async (req, res) => {
+    res.status(201).json(await createPattern(ctx, req.auth!, validate<CreatePatternBody>(createPatternBody, req.body)));
+  });
+
+  router.post('/v1/patterns/search', requireScope('read'), async (req, res) => {
+    res.json(await searchPatterns(ctx, req.auth!, validate<SearchPatternsBody>(searchPatternsBody, req.body)));
+  });
+
+  router.get('/v1/patterns', requireScope('read'), async (req, res) => {
+    const page = await listPatterns(ctx, req.auth!, validate<ListPatternsQuery>(listPatternsQuery, req.query));
+    res.json(listResponse(page, page.data));
+  });
+
+  router.get('/v1/patterns/:id', requireScope('read'), async (req, res) => {
+    res.json(await getPattern(ctx, req.auth!, pathId(req, 'Pattern')));
+  });
+
+  router.patch('/v1/patterns/:id', requireScope('write'), async (req, res) => {
+    const id = pathId(req, 'Pattern');
+    res.json(await patchPattern(ctx, req.auth!, id, validate<PatchPatternBody>(patchPatternBody, req.body)));
+  });
+
+  router.delete('/v1/patterns/:id', requireScope('delete'), async (req, res) => {
+    await deletePattern(ctx, req.auth!, pathId(req, 'Pattern'));
+    res.status(204).end();
+  });
+
+  router.post('/v1/patterns/:id/adopt', requireScope('write'), async (req, res) => {
+    const id = pathId(req, 'Pattern');
+    res.json(await adoptPattern(ctx, req.auth!, id, validate<{ project: string }>(adoptBody, req.body).project));
+  });
+
+  // Un-adopting changes data: write scope, like adopting (DESIGN §4).
+  router.delete('/v1/patterns/:id/adopt', requireScope('write'), async (req, res) => {
+    const id = pathId(req, 'Pattern');
+    await unadoptPattern(ctx, req.auth!, id, validate<{ project: string }>(unadoptQuery, req.query).project);
+    res.status(204).end();
+  });
+  return router;
+}

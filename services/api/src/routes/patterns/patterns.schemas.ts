@@ -1,0 +1,74 @@
+import Joi from 'joi';
+import type { Cursor } from '@ams/db';
+import { metadata, nonBlank, pagination, tags } from '../../validation/common.schemas';
+import { slug } from '../projects/projects.schemas';
+
+const SCOPES = ['global', 'project'] as const;
+
+export interface CreatePatternBody {
+  title: string;
+  description: string;
+  scope: (typeof SCOPES)[number];
+  category?: string;
+  tags: string[];
+  example_code?: string;
+  source_project?: string;
+  metadata: Record<string, unknown>;
+}
+
+const fields = {
+  title: nonBlank(500),
+  description: nonBlank(50_000),
+  scope: Joi.string().valid(...SCOPES),
+  category: Joi.string().allow('').max(100),
+  tags,
+  example_code: Joi.string().allow('').max(50_000),
+  metadata,
+};
+
+export const createPatternBody = Joi.object<CreatePatternBody>({
+  ...fields,
+  title: fields.title.required(),
+  description: fields.description.required(),
+  scope: fields.scope.default('global'),
+  tags: tags.default([]),
+  source_project: slug,
+  metadata: metadata.default({}),
+});
+
+export type PatchPatternBody = Partial<Omit<CreatePatternBody, 'source_project'>>;
+
+export const patchPatternBody = Joi.object<PatchPatternBody>(fields)
+  .min(1)
+  .messages({ 'object.min': 'Request body must change at least one field' });
+
+export interface ListPatternsQuery {
+  category?: string;
+  scope?: string;
+  tag?: string;
+  limit: number;
+  offset: number;
+  cursor?: Cursor;
+}
+
+export const listPatternsQuery = Joi.object<ListPatternsQuery>({
+  ...pagination,
+  category: Joi.string().max(100),
+  scope: Joi.string().valid(...SCOPES),
+  tag: Joi.string().max(100),
+});
+
+export interface SearchPatternsBody {
+  query: string;
+  limit: number;
+  category?: string;
+}
+
+export const searchPatternsBody = Joi.object<SearchPatternsBody>({
+  query: nonBlank(10_000).required(),
+  limit: Joi.number().integer().min(1).max(100).default(10),
+  category: Joi.string().max(100),
+});
+
+export const adoptBody = Joi.object<{ project: string }>({ project: slug.min(1).required() });
+export const unadoptQuery = Joi.object<{ project: string }>({ project: slug.min(1).required() });

@@ -1,0 +1,50 @@
+import Joi from 'joi';
+import type { Cursor } from '@ams/db';
+import { metadata, nonBlank, pagination } from '../../validation/common.schemas';
+
+export const SLUG = /^[a-z0-9-]{1,100}$/;
+
+export const slug = Joi.string()
+  .max(100)
+  .pattern(SLUG)
+  .messages({ 'string.pattern.base': '{{#label}} must be lowercase letters, digits and hyphens' });
+
+export interface CreateProjectBody {
+  name: string;
+  slug: string;
+  description?: string;
+  stack: Record<string, unknown>;
+  repo_url?: string;
+  metadata: Record<string, unknown>;
+}
+
+const fields = {
+  name: nonBlank(255),
+  description: Joi.string().allow('').max(5_000),
+  // A free-form object (languages, frameworks, ...), held to the 10 KB metadata limit.
+  stack: metadata,
+  repo_url: Joi.string().allow('').max(500),
+  metadata,
+};
+
+export const createProjectBody = Joi.object<CreateProjectBody>({
+  ...fields,
+  name: fields.name.required(),
+  slug: slug.required(),
+  stack: fields.stack.default({}),
+  metadata: fields.metadata.default({}),
+});
+
+export type PatchProjectBody = Partial<Omit<CreateProjectBody, 'slug'>>;
+
+export const patchProjectBody = Joi.object<PatchProjectBody>(fields)
+  .min(1)
+  .messages({ 'object.min': 'Request body must change at least one field' });
+
+export interface ListProjectsQuery {
+  limit: number;
+  offset: number;
+  cursor?: Cursor;
+}
+
+export const listProjectsQuery = Joi.object<ListProjectsQuery>(pagination);

@@ -1,0 +1,107 @@
+import { ApiError, toIso } from '@ams/core';
+import { PageParams, PatternRow, patternsRepository, projectsRepository } from '@ams/db';
+import { toPgVector } from '@ams/embeddings';
+import type { AppContext, AuthContext } from '../context';
+import type { CreatePatternBody, PatchPatternBody } from '../routes/patterns/patterns.schemas';
+
+export function presentPattern(row: PatternRow) {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    scope: row.scope,
+    category: row.category,
+    tags: row.tags,
+    example_code: row.example_code,
+    source_project_id: row.source_project_id,
+    source_project_slug: row.source_project_slug,
+    metadata: row.metadata,
+    adoption_count: row.adoption_count,
+    created_at: toIso(row.created_at)!,
+    updated_at: toIso(row.updated_at)!,
+  };
+}
+
+const embedText = (p: { title: string; description: string }) => `${p.title}\n${p.description}`;
+const embed = async (ctx: AppContext, text: string) => toPgVector((await ctx.embedder.embed([text]))[0]!);
+
+async function projectBySlug(ctx: AppContext, accountId: string, slug: string) {
+  const project = await projectsRepository.findLiveBySlug(ctx.db.knex, accountId, slug);
+  if (!project) throw ApiError.notFound('Project');
+  return project;
+}
+
+async function requirePattern(ctx: AppContext, auth: AuthContext, id: string): Promise<PatternRow> {
+  const row = await patternsRepository.findLive(ctx.db.knex, auth.accountId, id);
+  if (!row) throw ApiError.notFound('Pattern');
+  return row;
+}
+
+export async function createPattern(ctx: AppContext, auth: AuthContext, body: CreatePatternBody) {
+  const source = body.source_project ? await projectBySlug(ctx, auth.accountId, body.source_project) : undefined;
+  const id = await patternsRepository.insert(ctx.db.knex, auth.accountId, {
+    title: body.title,
+    description: body.description,
+    scope: body.scope,
+    category: body.category ?? null,
+    tags: body.tags,
+    exampleCode: body.example_code ?? null,
+    metadata: body.metadata,
+    sourceProjectId: source?.id ?? null,
+    embedding: await embed(ctx, embedText(body)),
+    embeddingModel: ctx.embedder.model,
+  });
+  return presentPattern(await requirePattern(ctx, auth, id));
+}
+
+export async function listPatterns(ctx: AppContext, auth: AuthContext, q: { category?: string; scope?: string; tag?: string } & PageParams) {
+  const page = await patternsRepository.list(ctx.db.knex, auth.accountId, q, q);
+  return { ...page, data: page.rows.map(presentPattern) };
+}
+
+export const getPattern = async (ctx: AppContext, auth: AuthContext, id: string) => presentPattern(await requirePattern(ctx, auth, id));
+
+export async function patchPattern(ctx: AppContext, auth: AuthContext, id: string, body: PatchPatternBody) {
+  const current = await requirePattern(ctx, auth, id);
+  const textChanged =
+    (body.title !== undefined && body.title !== current.title) || (body.description !== undefined && body.description !== current.description);
+  await patternsRepository.update(ctx.db.knex, auth.accountId, id, {
+    title: body.title,
+    description: body.description,
+    scope: body.scope,
+    category: body.category,
+    tags: body.tags,
+    exampleCode: body.example_code,
+    metadata: body.metadata,
+    ...(textChanged
+      ? { embedding: await embed(ctx, embedText({ title: body.title ?? current.title, description: body.description ?? current.description })), embeddingModel: ctx.embedder.model }
+      : {}),
+  });
+  return presentPattern(await requirePattern(ctx, auth, id));
+}
+
+export async function deletePattern(ctx: AppContext, auth: AuthContext, id: string): Promise<void> {
+  if (!(await patternsRepository.softDelete(ctx.db.knex, auth.accountId, id))) throw ApiError.notFound('Pattern');
+}
+
+export async function searchPatterns(ctx: AppContext, auth: AuthContext, body: { query: string; limit: number; category?: string }) {
+  const rows = await patternsRepository.similar(ctx.db.knex, auth.accountId, await embed(ctx, body.query), ctx.embedder.model, body.limit, body.category);
+  const data = rows.map(({ score, ...row }) => ({ pattern: presentPattern(row), score: Math.round(Number(score) * 1e6) / 1e6 }));
+  return { data, query: body.query, total: data.length };
+}
+
+/** Idempotent per project: the count moves once however often it is called. */
+export async function adoptPattern(ctx: AppContext, auth: AuthContext, id: string, projectSlug: string) {
+  await requirePattern(ctx, auth, id);
+  const project = await projectBySlug(ctx, auth.accountId, projectSlug);
+  await patternsRepository.adopt(ctx.db.knex, auth.accountId, id, project.id);
+  return presentPattern(await requirePattern(ctx, auth, id));
+}
+
+export async function unadoptPattern(ctx: AppContext, auth: AuthContext, id: string, projectSlug: string): Promise<void> {
+  await requirePattern(ctx, auth, id);
+  const project = await projectBySlug(ctx, auth.accountId, projectSlug);
+  if (!(await patternsRepository.unadopt(ctx.db.knex, auth.accountId, id, project.id))) {
+    throw new ApiError('not_found', `Project "${projectSlug}" has not adopted this pattern`);
+  }
+}
