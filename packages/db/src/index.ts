@@ -13,3 +13,4 @@ export * from './repositories/projects.repository';
 export * from './db-errors';
 export * from './repositories/decisions.repository';
 export * from './repositories/patterns.repository';
+export * from './repositories/webhooks.repository';

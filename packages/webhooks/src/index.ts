@@ -20,3 +20,6 @@ export {
 export { DEFAULT_RETRY_DELAYS_MS, maxAttempts, nextAttemptDelayMs } from './retry-schedule';
 export { addressRefusal, type AddressPolicy } from './address-policy';
 export { ADDRESS_REFUSED, AddressRefusedError, GuardedHttpsAgent, isAddressRefusedError } from './guarded-agent';
+export { WebhookDispatcher, type DispatcherSettings } from './dispatcher/dispatcher';
+export { deliverDelivery, type DeliverySettings } from './dispatcher/deliver-delivery';
+export { dispatcherSettings } from './dispatcher/settings';

@@ -17,6 +17,7 @@ import { memoriesRouter } from './routes/memories/memories.router';
 import { patternsRouter } from './routes/patterns/patterns.router';
 import { projectsRouter } from './routes/projects/projects.router';
 import { sessionsRouter } from './routes/sessions/sessions.router';
+import { webhooksRouter } from './routes/webhooks/webhooks.router';
 
 export const BODY_LIMIT = '1mb';
 export const BATCH_BODY_LIMIT = '10mb';
@@ -50,6 +51,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(projectsRouter(ctx));
   app.use(decisionsRouter(ctx));
   app.use(patternsRouter(ctx));
+  app.use(webhooksRouter(ctx));
   app.use(contextRouter(ctx));
 
   app.use(notFoundRoute);

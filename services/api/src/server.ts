@@ -5,6 +5,7 @@ import { createEmbedder } from '@ams/embeddings';
 import { createApp } from './app';
 import type { AppContext } from './context';
 import { connectRedis } from './lib/redis';
+import { createWebhookDispatch } from './lib/webhook-dispatch';
 import { bootstrapAdminKey } from './services/accounts.service';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -37,7 +38,8 @@ async function start(): Promise<void> {
   const embedder = await createEmbedder(config.embedding, logger);
   logger.info('embedder ready', { provider: embedder.provider, model: embedder.model, dimensions: embedder.dimensions });
 
-  const ctx: AppContext = { config, logger, db, redis, embedder };
+  const webhooks = createWebhookDispatch(config, db, logger);
+  const ctx: AppContext = { config, logger, db, redis, embedder, webhookDispatch: webhooks.dispatch };
   const app = createApp(ctx);
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
@@ -50,11 +52,11 @@ async function start(): Promise<void> {
     const key = await bootstrapAdminKey(ctx);
     if (key) printBootstrapKey(key, config.port, config.host);
   }
-  installShutdown(server, ctx, logger);
+  installShutdown(server, ctx, logger, () => webhooks.close());
 }
 
 /** Stop accepting, let in-flight requests finish, then close Redis and the database. */
-function installShutdown(server: Server, ctx: AppContext, logger: Logger): void {
+function installShutdown(server: Server, ctx: AppContext, logger: Logger, closeWorkers: () => Promise<void>): void {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -67,6 +69,7 @@ function installShutdown(server: Server, ctx: AppContext, logger: Logger): void 
     force.unref();
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await closeWorkers();
     await ctx.redis?.close();
     await ctx.db.close();
     process.exit(0);

@@ -1,7 +1,37 @@
 import type { Knex } from 'knex';
+import { Page, PageParams, paginate } from '../pagination';
 
 export const EVENT_TYPES = ['memory.created', 'memory.updated', 'memory.deleted', 'embedding.completed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface DeliveryRow {
+  account_id: string;
+  id: string;
+  webhook_id: string | null;
+  target_url: string | null;
+  event_id: string;
+  event_type: EventType;
+  payload: Record<string, unknown>;
+  status: 'pending' | 'delivering' | 'succeeded' | 'failed';
+  attempts: number;
+  next_attempt_at: Date;
+  locked_until: Date | null;
+  last_attempt_at: Date | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  response_excerpt: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface AttemptResult {
+  status: 'pending' | 'succeeded' | 'failed';
+  statusCode: number | null;
+  error: string | null;
+  responseExcerpt: string | null;
+  /** When status is pending: when to try again. */
+  nextAttemptAt?: Date;
+}
 
 export interface RecordedEvent {
   eventId: string;
@@ -40,5 +70,72 @@ export const webhookDeliveriesRepository = {
       .insert({ account_id: e.accountId, target_url: e.url, event_id: e.eventId, event_type: e.type, payload })
       .returning('id');
     return (row as { id: string }).id;
+  },
+
+  /**
+   * Claims deliveries that are due, for `leaseMs`: a claimed row is invisible to other dispatchers
+   * until the lease runs out (a dispatcher killed mid-delivery frees it then). SKIP LOCKED lets
+   * several dispatchers claim at once without waiting on each other. With `id`, only that one.
+   * Uses webhook_deliveries_due_idx.
+   */
+  async claimDue(db: Knex, leaseMs: number, limit: number, only?: { accountId: string; id: string }): Promise<DeliveryRow[]> {
+    const filter = only ? 'AND account_id = ? AND id = ?' : '';
+    const { rows } = await db.raw(
+      `UPDATE webhook_deliveries d
+          SET status = 'delivering', locked_until = now() + (? * interval '1 millisecond'), updated_at = now()
+        WHERE (d.account_id, d.id) IN (
+          SELECT account_id, id FROM webhook_deliveries
+           WHERE status IN ('pending', 'delivering') AND next_attempt_at <= now()
+             AND (locked_until IS NULL OR locked_until < now()) ${filter}
+           ORDER BY next_attempt_at
+           LIMIT ? FOR UPDATE SKIP LOCKED)
+       RETURNING d.*`,
+      [leaseMs, ...(only ? [only.accountId, only.id] : []), limit],
+    );
+    return rows as DeliveryRow[];
+  },
+
+  async recordAttempt(db: Knex, d: DeliveryRow, r: AttemptResult): Promise<void> {
+    await db('webhook_deliveries')
+      .where({ account_id: d.account_id, id: d.id })
+      .update({
+        status: r.status,
+        attempts: d.attempts + 1,
+        last_attempt_at: db.fn.now(),
+        last_status_code: r.statusCode,
+        last_error: r.error,
+        response_excerpt: r.responseExcerpt,
+        next_attempt_at: r.nextAttemptAt ?? db.fn.now(),
+        locked_until: null,
+        updated_at: db.fn.now(),
+      });
+  },
+
+  /** Ends a delivery without sending it (its webhook is gone or disabled). */
+  async skip(db: Knex, d: DeliveryRow, reason: string): Promise<void> {
+    await db('webhook_deliveries')
+      .where({ account_id: d.account_id, id: d.id })
+      .update({ status: 'failed', last_error: reason, locked_until: null, updated_at: db.fn.now() });
+  },
+
+  async listForWebhook(db: Knex, accountId: string, webhookId: string, page: PageParams): Promise<Page<DeliveryRow>> {
+    return paginate<DeliveryRow>(
+      db('webhook_deliveries').where({ 'webhook_deliveries.account_id': accountId, 'webhook_deliveries.webhook_id': webhookId }),
+      'webhook_deliveries',
+      page,
+    );
+  },
+
+  async find(db: Knex, accountId: string, id: string): Promise<DeliveryRow | undefined> {
+    return db('webhook_deliveries').where({ account_id: accountId, id }).first();
+  },
+
+  /** A failed delivery starts over: pending, due now, attempts reset. */
+  async replay(db: Knex, accountId: string, id: string): Promise<DeliveryRow | undefined> {
+    const [row] = await db('webhook_deliveries')
+      .where({ account_id: accountId, id, status: 'failed' })
+      .update({ status: 'pending', attempts: 0, next_attempt_at: db.fn.now(), locked_until: null, updated_at: db.fn.now() })
+      .returning('*');
+    return row as DeliveryRow | undefined;
   },
 };

@@ -1,0 +1,60 @@
+import type { Knex } from 'knex';
+
+export interface WebhookRow {
+  account_id: string;
+  id: string;
+  url: string;
+  event_types: string[];
+  enabled: boolean;
+  disabled_reason: string | null;
+  description: string | null;
+  secret: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface WebhookFields {
+  url?: string;
+  eventTypes?: string[];
+  enabled?: boolean;
+  description?: string | null;
+  secret?: string | null;
+}
+
+export const webhooksRepository = {
+  async insert(db: Knex, accountId: string, w: WebhookFields & { url: string }): Promise<WebhookRow> {
+    const [row] = await db('webhooks')
+      .insert({ account_id: accountId, url: w.url, event_types: w.eventTypes ?? [], description: w.description ?? null, secret: w.secret ?? null })
+      .returning('*');
+    return row as WebhookRow;
+  },
+
+  async find(db: Knex, accountId: string, id: string): Promise<WebhookRow | undefined> {
+    return db('webhooks').where({ account_id: accountId, id }).first();
+  },
+
+  /** The spec's webhook list has no pagination: `data` and `total`. */
+  async listAll(db: Knex, accountId: string): Promise<WebhookRow[]> {
+    return db('webhooks').where({ account_id: accountId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+  },
+
+  /** Re-enabling clears the reason it was disabled. */
+  async update(db: Knex, accountId: string, id: string, w: WebhookFields & { disabledReason?: string | null }): Promise<WebhookRow | undefined> {
+    const set: Record<string, unknown> = { updated_at: db.fn.now() };
+    if (w.url !== undefined) set.url = w.url;
+    if (w.eventTypes !== undefined) set.event_types = w.eventTypes;
+    if (w.description !== undefined) set.description = w.description;
+    if (w.secret !== undefined) set.secret = w.secret;
+    if (w.enabled !== undefined) {
+      set.enabled = w.enabled;
+      set.disabled_reason = w.enabled ? null : (w.disabledReason ?? null);
+    }
+    const [row] = await db('webhooks').where({ account_id: accountId, id }).update(set).returning('*');
+    return row as WebhookRow | undefined;
+  },
+
+  /** Deliveries go with it (ON DELETE CASCADE). */
+  async delete(db: Knex, accountId: string, id: string): Promise<boolean> {
+    return (await db('webhooks').where({ account_id: accountId, id }).del()) > 0;
+  },
+};

@@ -1,0 +1,20 @@
+import Joi from 'joi';
+
+/** Every queue the system has, named once. */
+export const QUEUES = { embedding: 'embedding', webhooks: 'webhooks' } as const;
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+/** Jobs carry ids only: the database row is the truth, and the worker re-reads it. */
+export interface EmbeddingJob {
+  accountId: string;
+  memoryId: string;
+}
+
+export interface WebhookJob {
+  accountId: string;
+  deliveryId: string;
+}
+
+const id = Joi.string().guid().required();
+export const embeddingJobSchema = Joi.object<EmbeddingJob>({ accountId: id, memoryId: id });
+export const webhookJobSchema = Joi.object<WebhookJob>({ accountId: id, deliveryId: id });

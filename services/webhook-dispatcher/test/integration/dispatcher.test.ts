@@ -1,0 +1,174 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import knexFactory, { Knex } from 'knex';
+import { Webhook } from 'standardwebhooks';
+import { accountsRepository, EventType, webhookDeliveriesRepository, webhooksRepository } from '@ams/db';
+import { startHttpsReceiver, HttpsReceiver, ReceiverHandler } from '../../../../packages/webhooks/test/support/https-receiver';
+import { startCanary } from '../../../../packages/webhooks/test/support/canary';
+import { startDispatcher, stopProcess } from '../support/dispatcher-process';
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('webhook-dispatcher (separate process, real HTTPS receiver)', () => {
+  let db: Knex;
+  let caFile: string;
+  let receiver: HttpsReceiver;
+  let handler: ReceiverHandler = (_r, res) => res.writeHead(200).end('ok');
+  const children: ChildProcess[] = [];
+  const dispatcher = (env: Record<string, string> = {}) => {
+    const child = startDispatcher({ WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_CA_FILE: caFile, ...env });
+    children.push(child);
+    return child;
+  };
+
+  beforeAll(async () => {
+    db = knexFactory({ client: 'pg', connection: process.env.DATABASE_URL, pool: { min: 0, max: 4 } });
+    // Deliveries other test files left behind point at hosts that do not exist here.
+    await db('webhook_deliveries').whereIn('status', ['pending', 'delivering']).update({ status: 'failed' });
+    receiver = await startHttpsReceiver({ handler: (r, res) => handler(r, res) });
+    caFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ca-')), 'ca.pem');
+    fs.writeFileSync(caFile, receiver.ca);
+  });
+  afterEach(async () => {
+    for (const c of children.splice(0)) await stopProcess(c, 'SIGKILL');
+    handler = (_r, res) => res.writeHead(200).end('ok');
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await db.destroy();
+  });
+
+  async function setup(opts: { secret?: string; eventTypes?: string[]; url?: string } = {}) {
+    const account = (await accountsRepository.insert(db, { email: `d-${crypto.randomUUID()}@x.test`, passwordHash: null }))!;
+    const webhook = await webhooksRepository.insert(db, account.id, { url: opts.url ?? receiver.url, secret: opts.secret ?? null, eventTypes: opts.eventTypes ?? [] });
+    const emit = async (type: EventType = 'memory.created', data: Record<string, unknown> = { memory_id: crypto.randomUUID(), content: 'hello' }) =>
+      db.transaction((trx) => webhookDeliveriesRepository.recordEvent(trx, { accountId: account.id, type, data, eventId: crypto.randomUUID(), createdAt: new Date() }));
+    const delivery = async (eventId: string) => db('webhook_deliveries').where({ account_id: account.id, event_id: eventId }).first();
+    return { account, webhook, emit, delivery };
+  }
+  const received = (eventId: string) => receiver.requests.filter((r) => r.headers['x-service-delivery'] === eventId);
+
+  it('delivers the event body, signed with HMAC-SHA256 over the raw bytes and with Standard Webhooks headers', async () => {
+    const { emit, delivery } = await setup({ secret: 'top-secret' });
+    dispatcher();
+    const { eventId } = await emit('memory.created', { memory_id: 'm-1', agent_id: 'a-1', content: 'héllo wörld', status: 'ready' });
+    await waitFor(async () => (await delivery(eventId))?.status === 'succeeded');
+    const [req] = received(eventId);
+    const body = JSON.parse(req!.rawBody.toString('utf8'));
+    expect(body).toEqual({ id: eventId, type: 'memory.created', created_at: expect.stringMatching(/Z$/), data: { memory_id: 'm-1', agent_id: 'a-1', content: 'héllo wörld', status: 'ready' } });
+    const expected = `sha256=${crypto.createHmac('sha256', 'top-secret').update(req!.rawBody).digest('hex')}`;
+    expect(req!.headers['x-service-signature']).toBe(expected);
+    expect(req!.headers['x-service-event']).toBe('memory.created');
+    const wh = new Webhook(Buffer.from('top-secret').toString('base64'));
+    expect(() => wh.verify(req!.rawBody.toString('utf8'), req!.headers as Record<string, string>)).not.toThrow();
+    expect((await delivery(eventId)).attempts).toBe(1);
+  });
+
+  it('sends no signature without a secret, and filters by event type', async () => {
+    const { emit, delivery } = await setup({ eventTypes: ['memory.deleted'] });
+    dispatcher();
+    const skipped = await emit('memory.created');
+    expect(skipped.deliveryIds).toEqual([]);
+    const { eventId } = await emit('memory.deleted');
+    await waitFor(async () => (await delivery(eventId))?.status === 'succeeded');
+    expect(received(eventId)[0]!.headers).not.toHaveProperty('x-service-signature');
+  });
+
+  it('retries a 500 and succeeds on the third try with the same event id', async () => {
+    const { emit, delivery } = await setup();
+    let calls = 0;
+    handler = (_r, res) => res.writeHead(++calls < 3 ? 500 : 200).end();
+    dispatcher();
+    const { eventId } = await emit();
+    await waitFor(async () => (await delivery(eventId))?.status === 'succeeded');
+    expect(received(eventId)).toHaveLength(3);
+    expect((await delivery(eventId)).attempts).toBe(3);
+  });
+
+  it('retries a receiver slower than the timeout', async () => {
+    const { emit, delivery } = await setup();
+    let calls = 0;
+    handler = (_r, res) => {
+      if (++calls === 1) setTimeout(() => res.writeHead(200).end(), 1_500);
+      else res.writeHead(200).end();
+    };
+    dispatcher();
+    const { eventId } = await emit();
+    await waitFor(async () => (await delivery(eventId))?.status === 'succeeded');
+    const row = await delivery(eventId);
+    expect(row.attempts).toBe(2);
+  });
+
+  it('fails a delivery for good after 3 retries (4 attempts), keeping it', async () => {
+    const { emit, delivery } = await setup();
+    handler = (_r, res) => res.writeHead(503).end('down');
+    dispatcher();
+    const { eventId } = await emit();
+    await waitFor(async () => (await delivery(eventId))?.status === 'failed');
+    const row = await delivery(eventId);
+    expect(row).toMatchObject({ attempts: 4, last_status_code: 503, response_excerpt: 'down' });
+    expect(received(eventId)).toHaveLength(4);
+  });
+
+  it('disables the webhook on 410 Gone; a disabled webhook gets nothing', async () => {
+    const { emit, delivery, webhook, account } = await setup();
+    handler = (_r, res) => res.writeHead(410).end();
+    dispatcher();
+    const { eventId } = await emit();
+    await waitFor(async () => (await delivery(eventId))?.status === 'failed');
+    const hook = await webhooksRepository.find(db, account.id, webhook.id);
+    expect(hook).toMatchObject({ enabled: false, disabled_reason: 'receiver answered 410 Gone' });
+    const later = await emit();
+    expect(later.deliveryIds).toEqual([]);
+  });
+
+  it('delivers after the dispatcher is SIGKILLed mid-delivery (at least once)', async () => {
+    const { emit, delivery } = await setup();
+    let calls = 0;
+    handler = (_r, res) => {
+      if (++calls === 1) return; // hang: the dispatcher dies while waiting
+      res.writeHead(200).end();
+    };
+    const first = dispatcher({ WEBHOOK_TIMEOUT_MS: '1000' });
+    const { eventId } = await emit();
+    await waitFor(async () => received(eventId).length === 1);
+    await stopProcess(first, 'SIGKILL');
+    dispatcher();
+    await waitFor(async () => (await delivery(eventId))?.status === 'succeeded');
+    expect(received(eventId).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('two dispatchers deliver each event once', async () => {
+    const { emit } = await setup();
+    dispatcher();
+    dispatcher();
+    const events = await Promise.all(Array.from({ length: 20 }, () => emit()));
+    const ids = events.map((e) => e.eventId);
+    await waitFor(async () => ids.every((id) => received(id).length >= 1));
+    await new Promise((r) => setTimeout(r, 500));
+    for (const id of ids) expect(received(id)).toHaveLength(1);
+  });
+
+  it('refuses loopback receivers unless the test setting allows them: the canary sees no connection', async () => {
+    const canary = await startCanary();
+    try {
+      const { emit, delivery } = await setup({ url: `https://127.0.0.1:${canary.port}/hook` });
+      dispatcher({ WEBHOOK_ALLOW_LOOPBACK: 'false' });
+      const { eventId } = await emit();
+      await waitFor(async () => (await delivery(eventId))?.status === 'failed');
+      expect((await delivery(eventId)).last_error).toMatch(/refused|not public|loopback/i);
+      expect(canary.connections).toBe(0);
+    } finally {
+      await canary.close();
+    }
+  });
+});
