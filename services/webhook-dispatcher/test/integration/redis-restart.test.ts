@@ -1,0 +1,97 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import net from 'node:net';
+import { ChildProcess, spawn } from 'node:child_process';
+import knexFactory, { Knex } from 'knex';
+import { createLogger, loadConfig } from '@ams/core';
+import { accountsRepository, webhookDeliveriesRepository, webhooksRepository } from '@ams/db';
+import { JobQueue, QUEUES, WebhookJob } from '@ams/jobs';
+import { startHttpsReceiver, HttpsReceiver } from '../../../../packages/webhooks/test/support/https-receiver';
+import { startDispatcher, stopProcess } from '../support/dispatcher-process';
+
+async function freePort(): Promise<number> {
+  const server = net.createServer().listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A Redis of this test's own, so restarting it disturbs nobody else. */
+async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  await waitFor(
+    () =>
+      new Promise((resolve) => {
+        const s = net.connect(port, '127.0.0.1', () => {
+          s.end();
+          resolve(true);
+        });
+        s.on('error', () => resolve(false));
+      }),
+    5_000,
+  );
+  return child;
+}
+
+/** With the outbox sweep slowed to a minute, only the queue can deliver: this tests the queue path. */
+describe('webhook queue across a Redis restart', () => {
+  let db: Knex;
+  let receiver: HttpsReceiver;
+  let redis: ChildProcess | undefined;
+  let dispatcher: ChildProcess | undefined;
+  let producer: JobQueue<WebhookJob> | undefined;
+
+  beforeAll(async () => {
+    db = knexFactory({ client: 'pg', connection: process.env.DATABASE_URL, pool: { min: 0, max: 2 } });
+    receiver = await startHttpsReceiver();
+  });
+  afterAll(async () => {
+    await producer?.close(1_000);
+    await stopProcess(dispatcher, 'SIGKILL');
+    await stopProcess(redis, 'SIGKILL');
+    await receiver.close();
+    await db.destroy();
+  });
+
+  it('keeps delivering jobs after Redis restarts under a running dispatcher (scripts reloaded)', async () => {
+    const port = await freePort();
+    const redisUrl = `redis://127.0.0.1:${port}`;
+    redis = await startRedis(port);
+    const caFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ca-')), 'ca.pem');
+    fs.writeFileSync(caFile, receiver.ca);
+    const prefix = `restart-${crypto.randomBytes(3).toString('hex')}`;
+    dispatcher = startDispatcher({ REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, WEBHOOK_RECONCILE_INTERVAL_MS: '60000', WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_CA_FILE: caFile });
+    const config = loadConfig({ ...process.env, REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix });
+    producer = new JobQueue<WebhookJob>(QUEUES.webhooks, { redisUrl, prefix, isWorker: false, logger: createLogger('test', config) });
+
+    const account = (await accountsRepository.insert(db, { email: `r-${crypto.randomUUID()}@x.test`, passwordHash: null }))!;
+    await webhooksRepository.insert(db, account.id, { url: receiver.url });
+    const sendOne = async () => {
+      const { eventId, deliveryIds } = await db.transaction((trx) =>
+        webhookDeliveriesRepository.recordEvent(trx, { accountId: account.id, type: 'memory.created', data: { n: 1 }, eventId: crypto.randomUUID(), createdAt: new Date() }),
+      );
+      // Retried until the queue takes it: Redis may still be coming back.
+      await waitFor(() => producer!.enqueue(deliveryIds[0]!, { accountId: account.id, deliveryId: deliveryIds[0]! }), 10_000);
+      await waitFor(async () => receiver.requests.some((r) => r.headers['x-service-delivery'] === eventId), 15_000);
+    };
+
+    // The sweep runs once at start-up; wait past it so the next delivery can only come through the queue.
+    await new Promise((r) => setTimeout(r, 1_500));
+    await sendOne();
+
+    await stopProcess(redis, 'SIGKILL'); // scripts and queue keys gone
+    redis = await startRedis(port);
+    await sendOne();
+  }, 60_000);
+});
