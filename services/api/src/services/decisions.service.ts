@@ -1,9 +1,9 @@
 import { ApiError, toIso } from '@ams/core';
 import { DecisionRow, decisionsRepository, DecisionStatus, PageParams, sessionsRepository } from '@ams/db';
-import { toPgVector } from '@ams/embeddings';
 import type { AppContext, AuthContext } from '../context';
 import type { CreateDecisionBody, PatchDecisionBody, SupersedeBody } from '../routes/decisions/decisions.schemas';
 import { resolveAgentForWrite } from './agents-resolver';
+import { embedText } from './embed-text';
 
 export function presentDecision(row: DecisionRow) {
   return {
@@ -23,11 +23,7 @@ export function presentDecision(row: DecisionRow) {
   };
 }
 
-const embedText = (d: { title: string; rationale: string }) => `${d.title}\n${d.rationale}`;
-
-async function embed(ctx: AppContext, text: string): Promise<string> {
-  return toPgVector((await ctx.embedder.embed([text]))[0]!);
-}
+const decisionText = (d: { title: string; rationale: string }) => `${d.title}\n${d.rationale}`;
 
 async function requireSession(ctx: AppContext, accountId: string, id: string | undefined): Promise<string | null> {
   if (!id) return null;
@@ -47,7 +43,7 @@ export async function createDecision(ctx: AppContext, auth: AuthContext, body: C
     status: body.status,
     tags: body.tags,
     metadata: body.metadata,
-    embedding: await embed(ctx, embedText(body)),
+    embedding: await embedText(ctx, decisionText(body)),
     embeddingModel: ctx.embedder.model,
   });
   return presentDecision(row);
@@ -83,7 +79,7 @@ export async function patchDecision(ctx: AppContext, auth: AuthContext, id: stri
   const row = await decisionsRepository.update(ctx.db.knex, auth.accountId, id, {
     ...body,
     ...(textChanged
-      ? { embedding: await embed(ctx, embedText({ title: body.title ?? current.title, rationale: body.rationale ?? current.rationale })), embeddingModel: ctx.embedder.model }
+      ? { embedding: await embedText(ctx, decisionText({ title: body.title ?? current.title, rationale: body.rationale ?? current.rationale })), embeddingModel: ctx.embedder.model }
       : {}),
   });
   if (!row) throw ApiError.notFound('Decision');
@@ -95,7 +91,7 @@ export async function deleteDecision(ctx: AppContext, auth: AuthContext, id: str
 }
 
 export async function checkDecisions(ctx: AppContext, auth: AuthContext, body: { query: string; project_slug?: string; limit: number }) {
-  const rows = await decisionsRepository.similar(ctx.db.knex, auth.accountId, await embed(ctx, body.query), ctx.embedder.model, body.limit, body.project_slug);
+  const rows = await decisionsRepository.similar(ctx.db.knex, auth.accountId, await embedText(ctx, body.query), ctx.embedder.model, body.limit, body.project_slug);
   const data = rows.map(({ score, ...row }) => ({ decision: presentDecision(row), score: Math.round(Number(score) * 1e6) / 1e6 }));
   return { data, query: body.query, total: data.length };
 }
@@ -105,7 +101,7 @@ export async function checkDecisions(ctx: AppContext, auth: AuthContext, body: {
  * project, agent and session unless given) and the old one points at it. Superseding twice is 409.
  */
 export async function supersedeDecision(ctx: AppContext, auth: AuthContext, id: string, body: SupersedeBody) {
-  const embedding = await embed(ctx, embedText(body));
+  const embedding = await embedText(ctx, decisionText(body));
   const agentId = body.agent_id === undefined ? undefined : await resolveAgentForWrite(ctx, auth, body.agent_id);
   const sessionId = body.session_id === undefined ? undefined : await requireSession(ctx, auth.accountId, body.session_id);
   const row = await ctx.db.knex.transaction(async (trx) => {

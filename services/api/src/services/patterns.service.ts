@@ -1,8 +1,8 @@
 import { ApiError, toIso } from '@ams/core';
 import { PageParams, PatternRow, patternsRepository, projectsRepository } from '@ams/db';
-import { toPgVector } from '@ams/embeddings';
 import type { AppContext, AuthContext } from '../context';
 import type { CreatePatternBody, PatchPatternBody } from '../routes/patterns/patterns.schemas';
+import { embedText } from './embed-text';
 
 export function presentPattern(row: PatternRow) {
   return {
@@ -22,8 +22,7 @@ export function presentPattern(row: PatternRow) {
   };
 }
 
-const embedText = (p: { title: string; description: string }) => `${p.title}\n${p.description}`;
-const embed = async (ctx: AppContext, text: string) => toPgVector((await ctx.embedder.embed([text]))[0]!);
+const patternText = (p: { title: string; description: string }) => `${p.title}\n${p.description}`;
 
 async function projectBySlug(ctx: AppContext, accountId: string, slug: string) {
   const project = await projectsRepository.findLiveBySlug(ctx.db.knex, accountId, slug);
@@ -48,7 +47,7 @@ export async function createPattern(ctx: AppContext, auth: AuthContext, body: Cr
     exampleCode: body.example_code ?? null,
     metadata: body.metadata,
     sourceProjectId: source?.id ?? null,
-    embedding: await embed(ctx, embedText(body)),
+    embedding: await embedText(ctx, patternText(body)),
     embeddingModel: ctx.embedder.model,
   });
   return presentPattern(await requirePattern(ctx, auth, id));
@@ -74,7 +73,7 @@ export async function patchPattern(ctx: AppContext, auth: AuthContext, id: strin
     exampleCode: body.example_code,
     metadata: body.metadata,
     ...(textChanged
-      ? { embedding: await embed(ctx, embedText({ title: body.title ?? current.title, description: body.description ?? current.description })), embeddingModel: ctx.embedder.model }
+      ? { embedding: await embedText(ctx, patternText({ title: body.title ?? current.title, description: body.description ?? current.description })), embeddingModel: ctx.embedder.model }
       : {}),
   });
   return presentPattern(await requirePattern(ctx, auth, id));
@@ -85,7 +84,7 @@ export async function deletePattern(ctx: AppContext, auth: AuthContext, id: stri
 }
 
 export async function searchPatterns(ctx: AppContext, auth: AuthContext, body: { query: string; limit: number; category?: string }) {
-  const rows = await patternsRepository.similar(ctx.db.knex, auth.accountId, await embed(ctx, body.query), ctx.embedder.model, body.limit, body.category);
+  const rows = await patternsRepository.similar(ctx.db.knex, auth.accountId, await embedText(ctx, body.query), ctx.embedder.model, body.limit, body.category);
   const data = rows.map(({ score, ...row }) => ({ pattern: presentPattern(row), score: Math.round(Number(score) * 1e6) / 1e6 }));
   return { data, query: body.query, total: data.length };
 }

@@ -1,11 +1,11 @@
 import { ApiError } from '@ams/core';
 import { entitiesRepository, memoriesRepository, MemoryPatch, MemoryRow, PageParams } from '@ams/db';
-import { toPgVector } from '@ams/embeddings';
 import { classifyMemoryType } from '@ams/text';
 import type { AppContext, AuthContext } from '../../context';
 import { recordEvent } from '../../events';
 import type { CreateMemoryBody, PatchMemoryBody } from '../../routes/memories/memories.schemas';
 import { resolveAgentForRead, resolveAgentForWrite } from '../agents-resolver';
+import { embedText } from '../embed-text';
 import { linkExtractedEntities, shouldExtract } from './entity-linking';
 import { EntityRef, presentMemory, presentMemorySummary } from './memory.presenter';
 import { resolveMemoryScope } from './memory-scope';
@@ -45,8 +45,7 @@ export async function createMemory(ctx: AppContext, auth: AuthContext, body: Cre
   const accountId = auth.accountId;
   const agentId = await requireAgent(ctx, auth, body.agent_id);
   const scope = await resolveMemoryScope(ctx, accountId, body);
-  const [vector] = await ctx.embedder.embed([body.content]);
-  const embedding = toPgVector(vector!);
+  const embedding = await embedText(ctx, body.content);
 
   if (body.deduplicate) {
     const nearest = await memoriesRepository.nearestOfAgent(ctx.db.knex, accountId, agentId, embedding, ctx.embedder.model);
@@ -124,8 +123,7 @@ export async function patchMemory(ctx: AppContext, auth: AuthContext, id: string
     archived: body.archived,
   };
   if (body.content !== undefined && body.content !== current.content) {
-    const [vector] = await ctx.embedder.embed([body.content]);
-    Object.assign(patch, { content: body.content, embedding: toPgVector(vector!), embeddingModel: ctx.embedder.model });
+    Object.assign(patch, { content: body.content, embedding: await embedText(ctx, body.content), embeddingModel: ctx.embedder.model });
   }
   if (body.tier !== undefined) Object.assign(patch, { tier: body.tier, tierExplicit: true });
   if (body.importance !== undefined) {
