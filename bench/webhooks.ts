@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { webhookDeliveriesRepository, webhooksRepository } from '@ams/db';
-import { WebhookDispatcher, webhookUserAgent } from '@ams/webhooks';
+import { OutboxReconciler, WebhookDispatcher, webhookUserAgent } from '@ams/webhooks';
 import { startHttpsReceiver } from '../packages/webhooks/test/support/https-receiver';
 import { arg, startBenchServer } from './support';
 
@@ -41,14 +41,16 @@ async function main(): Promise<void> {
       reconcileIntervalMs: 200,
       userAgent: webhookUserAgent('bench'),
     });
+    const reconciler = new OutboxReconciler(dispatcher, 200, server.ctx.logger);
     const started = performance.now();
-    dispatcher.start();
+    await reconciler.start();
     for (;;) {
       const row = await db('webhook_deliveries').where({ account_id: accountId, status: 'succeeded' }).count<{ count: number }[]>('* as count');
       if (Number(row[0]!.count) >= n) break;
       await new Promise((r) => setTimeout(r, 50));
     }
     const seconds = (performance.now() - started) / 1000;
+    reconciler.stop();
     await dispatcher.stop();
     console.log(`delivered ${n} signed webhooks over HTTPS in ${seconds.toFixed(2)} s: ${Math.round(n / seconds)} deliveries/s (concurrency ${concurrency})`);
     console.log(`receiver saw ${receiver.requests.length} requests`);

@@ -1,2 +1,2 @@
 export * from './queues';
-export * from './bee-queue';
+export * from './job-queue';

@@ -20,6 +20,9 @@ export {
 export { DEFAULT_RETRY_DELAYS_MS, maxAttempts, nextAttemptDelayMs } from './retry-schedule';
 export { addressRefusal, type AddressPolicy } from './address-policy';
 export { ADDRESS_REFUSED, AddressRefusedError, GuardedHttpsAgent, isAddressRefusedError } from './guarded-agent';
-export { WebhookDispatcher, type DispatcherSettings } from './dispatcher/dispatcher';
-export { deliverDelivery, type DeliverySettings } from './dispatcher/deliver-delivery';
+export { WebhookDispatcher, type DispatcherSettings, type RetryRequest, type RetryScheduler, type SweepResult } from './dispatcher/dispatcher';
+export { attemptResult, deliverDelivery, type DeliverySettings } from './dispatcher/deliver-delivery';
+export { OutboxReconciler } from './dispatcher/reconciler';
+export { startInProcessDispatcher, type InProcessDispatcher } from './dispatcher/in-process';
+export { createWebhookQueue, enqueueDelivery, queuedRetries } from './dispatcher/webhook-queue';
 export { dispatcherSettings } from './dispatcher/settings';

@@ -1,13 +1,16 @@
 import { ConfigError, createLogger, loadConfig } from '@ams/core';
 import { createDatabase, migrateLatest } from '@ams/db';
-import { JobQueue, QUEUES, WebhookJob } from '@ams/jobs';
-import { dispatcherSettings, WebhookDispatcher } from '@ams/webhooks';
-
-const SHUTDOWN_GRACE_MS = 35_000;
+import { createWebhookQueue, dispatcherSettings, OutboxReconciler, queuedRetries, WebhookDispatcher } from '@ams/webhooks';
 
 /**
- * The webhook dispatcher process: consumes the `webhooks` queue for low latency and sweeps the
- * outbox in PostgreSQL for everything else (retries that are due, lost jobs, a flushed Redis).
+ * In-flight attempts get this long to finish on SIGTERM; claims still held then are handed back
+ * for another dispatcher. Under Docker's default 10 s stop timeout, so shutdown stays graceful.
+ */
+const DRAIN_MS = 8_000;
+
+/**
+ * The webhook dispatcher process: consumes the `webhooks` queue (low latency; retries are delayed
+ * jobs) and sweeps the outbox in PostgreSQL for everything a queue can lose.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -15,23 +18,34 @@ async function main(): Promise<void> {
   if (!config.databaseUrl || !config.redisUrl) {
     throw new ConfigError('The webhook dispatcher runs in split mode: set DATABASE_URL and REDIS_URL (embedded mode runs it inside the API).');
   }
+  const settings = dispatcherSettings(config);
   const db = await createDatabase(config);
   await migrateLatest(db.knex);
-  const dispatcher = new WebhookDispatcher(db.knex, logger, dispatcherSettings(config));
-  const queue = new JobQueue<WebhookJob>(QUEUES.webhooks, { redisUrl: config.redisUrl, prefix: config.redisKeyPrefix, isWorker: true, logger });
-  queue.process(config.webhooks.concurrency, (job) => dispatcher.deliver(job.accountId, job.deliveryId));
-  dispatcher.start();
-  logger.info('webhook dispatcher started', { concurrency: config.webhooks.concurrency });
+
+  const queue = createWebhookQueue({ redisUrl: config.redisUrl, prefix: config.redisKeyPrefix, logger, isWorker: true });
+  const dispatcher = new WebhookDispatcher(db.knex, logger, settings, { scheduleRetry: queuedRetries(queue) });
+  const reconciler = new OutboxReconciler(dispatcher, settings.reconcileIntervalMs, logger);
+  queue.process(settings.concurrency, (job) => dispatcher.deliver(job.accountId, job.deliveryId));
+  await reconciler.start();
+  logger.info('webhook dispatcher started', {
+    concurrency: settings.concurrency,
+    timeout_ms: settings.timeoutMs,
+    retry_delays_ms: settings.retryDelaysMs,
+    reconcile_interval_ms: settings.reconcileIntervalMs,
+    extra_ca: settings.ca !== undefined,
+  });
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info('shutting down', { signal });
-    setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
-    await queue.close(SHUTDOWN_GRACE_MS - 5_000);
-    await dispatcher.stop();
+    logger.info('shutting down', { signal, in_flight: dispatcher.inFlight });
+    setTimeout(() => process.exit(1), DRAIN_MS + 5_000).unref();
+    reconciler.stop();
+    // The queue stops taking jobs at once; both wait for the attempts already running.
+    await Promise.all([dispatcher.stop(DRAIN_MS), queue.close(DRAIN_MS + 1_000)]);
     await db.close();
+    logger.info('stopped');
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
@@ -39,6 +53,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  process.stderr.write(`${err instanceof ConfigError ? err.message : (err as Error).stack ?? String(err)}\n`);
+  process.stderr.write(`${err instanceof ConfigError ? err.message : ((err as Error).stack ?? String(err))}\n`);
   process.exit(1);
 });

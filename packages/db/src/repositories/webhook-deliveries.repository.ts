@@ -33,10 +33,22 @@ export interface AttemptResult {
   nextAttemptAt?: Date;
 }
 
+export interface ClaimedDelivery extends DeliveryRow {
+  /** The previous claim's lease ran out: its dispatcher died or stalled mid-delivery. */
+  reclaimed: boolean;
+}
+
 export interface RecordedEvent {
   eventId: string;
   deliveryIds: string[];
 }
+
+/** The row while this claim still holds it (see claimDue). */
+const claimed = (db: Knex, d: DeliveryRow) =>
+  db('webhook_deliveries').where({ account_id: d.account_id, id: d.id, status: 'delivering', locked_until: d.locked_until });
+
+/** PostgreSQL text cannot hold NUL characters, which a receiver's response may contain. */
+const storable = (text: string | null) => (text === null ? null : text.replaceAll('\u0000', ''));
 
 export const webhookDeliveriesRepository = {
   /**
@@ -75,47 +87,54 @@ export const webhookDeliveriesRepository = {
   /**
    * Claims deliveries that are due, for `leaseMs`: a claimed row is invisible to other dispatchers
    * until the lease runs out (a dispatcher killed mid-delivery frees it then). SKIP LOCKED lets
-   * several dispatchers claim at once without waiting on each other. With `id`, only that one.
-   * Uses webhook_deliveries_due_idx.
+   * several dispatchers claim at once without waiting on each other. With `only`, just that one.
+   * The lease end, cut to milliseconds so it survives a JS Date, is the claim's fencing token:
+   * the outcome is recorded only while the row still carries it. Uses webhook_deliveries_due_idx.
    */
-  async claimDue(db: Knex, leaseMs: number, limit: number, only?: { accountId: string; id: string }): Promise<DeliveryRow[]> {
+  async claimDue(db: Knex, leaseMs: number, limit: number, only?: { accountId: string; id: string }): Promise<ClaimedDelivery[]> {
     const filter = only ? 'AND account_id = ? AND id = ?' : '';
     const { rows } = await db.raw(
       `UPDATE webhook_deliveries d
-          SET status = 'delivering', locked_until = now() + (? * interval '1 millisecond'), updated_at = now()
-        WHERE (d.account_id, d.id) IN (
-          SELECT account_id, id FROM webhook_deliveries
-           WHERE status IN ('pending', 'delivering') AND next_attempt_at <= now()
-             AND (locked_until IS NULL OR locked_until < now()) ${filter}
-           ORDER BY next_attempt_at
-           LIMIT ? FOR UPDATE SKIP LOCKED)
-       RETURNING d.*`,
+          SET status = 'delivering',
+              locked_until = date_trunc('milliseconds', now() + (? * interval '1 millisecond')),
+              updated_at = now()
+         FROM (SELECT account_id, id, status AS previous_status FROM webhook_deliveries
+                WHERE status IN ('pending', 'delivering') AND next_attempt_at <= now()
+                  AND (locked_until IS NULL OR locked_until < now()) ${filter}
+                ORDER BY next_attempt_at
+                LIMIT ? FOR UPDATE SKIP LOCKED) due
+        WHERE d.account_id = due.account_id AND d.id = due.id
+       RETURNING d.*, due.previous_status = 'delivering' AS reclaimed`,
       [leaseMs, ...(only ? [only.accountId, only.id] : []), limit],
     );
-    return rows as DeliveryRow[];
+    return rows as ClaimedDelivery[];
   },
 
-  async recordAttempt(db: Knex, d: DeliveryRow, r: AttemptResult): Promise<void> {
-    await db('webhook_deliveries')
-      .where({ account_id: d.account_id, id: d.id })
-      .update({
-        status: r.status,
-        attempts: d.attempts + 1,
-        last_attempt_at: db.fn.now(),
-        last_status_code: r.statusCode,
-        last_error: r.error,
-        response_excerpt: r.responseExcerpt,
-        next_attempt_at: r.nextAttemptAt ?? db.fn.now(),
-        locked_until: null,
-        updated_at: db.fn.now(),
-      });
+  /** Records one attempt's outcome; false when the claim was lost (the lease ran out and another dispatcher took over). */
+  async recordAttempt(db: Knex, d: DeliveryRow, r: AttemptResult): Promise<boolean> {
+    const updated = await claimed(db, d).update({
+      status: r.status,
+      attempts: d.attempts + 1,
+      last_attempt_at: db.fn.now(),
+      last_status_code: r.statusCode,
+      last_error: storable(r.error),
+      response_excerpt: storable(r.responseExcerpt),
+      next_attempt_at: r.nextAttemptAt ?? db.fn.now(),
+      locked_until: null,
+      updated_at: db.fn.now(),
+    });
+    return updated > 0;
   },
 
-  /** Ends a delivery without sending it (its webhook is gone or disabled). */
-  async skip(db: Knex, d: DeliveryRow, reason: string): Promise<void> {
-    await db('webhook_deliveries')
-      .where({ account_id: d.account_id, id: d.id })
-      .update({ status: 'failed', last_error: reason, locked_until: null, updated_at: db.fn.now() });
+  /** Ends a claimed delivery without sending it (its webhook is disabled or gone). */
+  async skip(db: Knex, d: DeliveryRow, reason: string): Promise<boolean> {
+    const updated = await claimed(db, d).update({ status: 'failed', last_error: reason, locked_until: null, updated_at: db.fn.now() });
+    return updated > 0;
+  },
+
+  /** Gives claims back unattempted (a dispatcher shutting down): due again at once, for any dispatcher. */
+  async releaseClaims(db: Knex, deliveries: DeliveryRow[]): Promise<void> {
+    for (const d of deliveries) await claimed(db, d).update({ status: 'pending', locked_until: null, updated_at: db.fn.now() });
   },
 
   async listForWebhook(db: Knex, accountId: string, webhookId: string, page: PageParams): Promise<Page<DeliveryRow>> {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from '@ams/core';
 import { AttemptResult, DeliveryRow, webhookDeliveriesRepository, webhooksRepository } from '@ams/db';
-import { deliverOnce, DeliveryOptions } from '../http-delivery';
+import { deliverOnce, DeliveryOptions, DeliveryOutcome } from '../http-delivery';
 import { nextAttemptDelayMs } from '../retry-schedule';
 import { buildDeliveryHeaders } from '../signing';
 
@@ -10,18 +10,32 @@ export interface DeliverySettings extends DeliveryOptions {
   userAgent: string;
 }
 
+const ERROR_MAX_CHARS = 1_024;
+
+/** What to record for one attempt: 2xx succeeds; 410 and refusals fail at once; the rest retry on the schedule, then fail. */
+export function attemptResult(outcome: DeliveryOutcome, attemptsMade: number, retryDelaysMs: number[], now = Date.now()): AttemptResult {
+  const base = { statusCode: outcome.statusCode, error: outcome.error?.slice(0, ERROR_MAX_CHARS) ?? null, responseExcerpt: outcome.responseExcerpt };
+  if (outcome.ok) return { ...base, status: 'succeeded' };
+  const delay = outcome.retryable ? nextAttemptDelayMs(attemptsMade, retryDelaysMs) : null;
+  return delay === null ? { ...base, status: 'failed' } : { ...base, status: 'pending', nextAttemptAt: new Date(now + delay) };
+}
+
 /**
- * One attempt at one claimed delivery: send, then record the outcome. 2xx succeeds; 410 disables
- * the webhook; other failures are retried on the schedule, then the delivery is failed and kept.
- * Returns the result so the caller can wake itself for the retry.
+ * One attempt at one claimed delivery: re-read its webhook, send the stored payload, record the
+ * outcome (only while the claim still holds). A disabled or deleted webhook gets nothing: the
+ * delivery is failed unsent. 410 Gone also disables the webhook. Logs ids and timings, never
+ * the URL's credentials, the secret or the body. Returns what was recorded, if anything.
  */
 export async function deliverDelivery(db: Knex, logger: Logger, settings: DeliverySettings, d: DeliveryRow): Promise<AttemptResult | undefined> {
+  const log = { delivery_id: d.id, event_id: d.event_id, event_type: d.event_type, webhook_id: d.webhook_id ?? undefined };
   const webhook = d.webhook_id ? await webhooksRepository.find(db, d.account_id, d.webhook_id) : undefined;
   if (d.webhook_id && (!webhook || !webhook.enabled)) {
-    await webhookDeliveriesRepository.skip(db, d, webhook ? 'webhook is disabled' : 'webhook was deleted');
+    const reason = webhook ? 'not sent: the webhook is disabled' : 'not sent: the webhook was deleted';
+    if (await webhookDeliveriesRepository.skip(db, d, reason)) logger.info('webhook delivery skipped', { ...log, reason });
     return undefined;
   }
-  const url = webhook?.url ?? d.target_url!;
+  // The body is the stored payload's JSON, signed exactly as sent; jsonb output is canonical, so
+  // every retry sends the same bytes.
   const rawBody = JSON.stringify(d.payload);
   const headers = buildDeliveryHeaders({
     eventId: d.event_id,
@@ -31,29 +45,19 @@ export async function deliverDelivery(db: Knex, logger: Logger, settings: Delive
     timestampSeconds: Math.floor(Date.now() / 1000),
     userAgent: settings.userAgent,
   });
-  const outcome = await deliverOnce({ url, headers, body: rawBody }, settings);
-  const attempts = d.attempts + 1;
-  const base = { statusCode: outcome.statusCode, error: outcome.error, responseExcerpt: outcome.responseExcerpt };
-  let result: AttemptResult;
-  if (outcome.ok) {
-    result = { ...base, status: 'succeeded' };
-  } else if (outcome.gone && webhook) {
-    await webhooksRepository.update(db, d.account_id, webhook.id, { enabled: false, disabledReason: 'receiver answered 410 Gone' });
-    result = { ...base, status: 'failed' };
-  } else {
-    const delay = outcome.retryable ? nextAttemptDelayMs(attempts, settings.retryDelaysMs) : null;
-    result = delay === null ? { ...base, status: 'failed' } : { ...base, status: 'pending', nextAttemptAt: new Date(Date.now() + delay) };
+  const outcome = await deliverOnce({ url: webhook?.url ?? d.target_url!, headers, body: rawBody }, settings);
+  const attempt = d.attempts + 1;
+  const result = attemptResult(outcome, attempt, settings.retryDelaysMs);
+  if (outcome.gone && webhook) {
+    await webhooksRepository.update(db, d.account_id, webhook.id, { enabled: false, disabledReason: 'the receiver answered 410 Gone' });
   }
-  await webhookDeliveriesRepository.recordAttempt(db, d, result);
-  logger.info('webhook delivery attempt', {
-    delivery_id: d.id,
-    event_id: d.event_id,
-    event_type: d.event_type,
-    attempt: attempts,
-    status: result.status,
-    status_code: outcome.statusCode,
-    duration_ms: outcome.durationMs,
-    error: outcome.error ?? undefined,
-  });
+  const recorded = await webhookDeliveriesRepository.recordAttempt(db, d, result);
+  const fields = { ...log, attempt, status: result.status, status_code: outcome.statusCode ?? undefined, duration_ms: outcome.durationMs, error: result.error ?? undefined };
+  if (!recorded) {
+    logger.warn('webhook delivery outcome discarded: the claim expired and another dispatcher took the delivery', fields);
+    return undefined;
+  }
+  if (result.status === 'failed') logger.warn('webhook delivery failed for good', fields);
+  else logger.info('webhook delivery attempt', { ...fields, next_attempt_at: result.nextAttemptAt?.toISOString() });
   return result;
 }

@@ -1,34 +1,35 @@
 import type { Config, Logger } from '@ams/core';
 import type { Database } from '@ams/db';
-import { JobQueue, QUEUES, WebhookJob } from '@ams/jobs';
-import { dispatcherSettings, WebhookDispatcher } from '@ams/webhooks';
+import { createWebhookQueue, dispatcherSettings, enqueueDelivery, startInProcessDispatcher } from '@ams/webhooks';
+
+/** Attempts in flight get this long to finish when the API stops (inside its shutdown grace). */
+const DRAIN_MS = 5_000;
 
 export interface WebhookDispatch {
+  /** AppContext.webhookDispatch: call after the transaction that recorded the deliveries commits. */
   dispatch: (accountId: string, deliveryIds: string[]) => void;
   close(): Promise<void>;
 }
 
 /**
- * Split mode: enqueue one job per delivery for the dispatcher processes (job id = delivery id).
- * Embedded mode: run the dispatcher in this process. Either way a lost hand-off is found again by
- * the dispatcher's sweep of the outbox.
+ * Split mode (REDIS_URL set): one `webhooks` job per delivery for the dispatcher processes,
+ * fire-and-forget (a failed enqueue is logged by the queue and never fails the request).
+ * Embedded mode: the dispatcher runs in this process. Either way a lost hand-off is found again
+ * by a dispatcher's sweep of the outbox. Tests use this to wire a TestApp's ctx.webhookDispatch.
  */
 export function createWebhookDispatch(config: Config, db: Database, logger: Logger): WebhookDispatch {
   if (config.redisUrl) {
-    const queue = new JobQueue<WebhookJob>(QUEUES.webhooks, { redisUrl: config.redisUrl, prefix: config.redisKeyPrefix, isWorker: false, logger });
+    const queue = createWebhookQueue({ redisUrl: config.redisUrl, prefix: config.redisKeyPrefix, logger, isWorker: false });
     return {
-      dispatch: (accountId, ids) => {
-        for (const deliveryId of ids) void queue.enqueue(deliveryId, { accountId, deliveryId });
+      dispatch: (accountId, deliveryIds) => {
+        for (const id of deliveryIds) void enqueueDelivery(queue, accountId, id);
       },
       close: () => queue.close(),
     };
   }
-  const dispatcher = new WebhookDispatcher(db.knex, logger, dispatcherSettings(config));
-  dispatcher.start();
+  const dispatcher = startInProcessDispatcher(db.knex, logger, dispatcherSettings(config));
   return {
-    dispatch: (accountId, ids) => {
-      for (const id of ids) void dispatcher.deliver(accountId, id);
-    },
-    close: () => dispatcher.stop(),
+    dispatch: (accountId, deliveryIds) => dispatcher.notify(accountId, deliveryIds),
+    close: () => dispatcher.stop(DRAIN_MS),
   };
 }

@@ -126,7 +126,7 @@ describe('webhook-dispatcher (separate process, real HTTPS receiver)', () => {
     const { eventId } = await emit();
     await waitFor(async () => (await delivery(eventId))?.status === 'failed');
     const hook = await webhooksRepository.find(db, account.id, webhook.id);
-    expect(hook).toMatchObject({ enabled: false, disabled_reason: 'receiver answered 410 Gone' });
+    expect(hook).toMatchObject({ enabled: false, disabled_reason: 'the receiver answered 410 Gone' });
     const later = await emit();
     expect(later.deliveryIds).toEqual([]);
   });
