@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { nearestNeighbours } from '../nearest';
 import { Page, PageParams, paginate } from '../pagination';
 
 export type DecisionStatus = 'active' | 'superseded' | 'reverted' | 'experimental';
@@ -108,16 +109,22 @@ export const decisionsRepository = {
     return (await db('decisions').where({ account_id: accountId, id }).whereNull('deleted_at').update({ deleted_at: db.fn.now() })) > 0;
   },
 
-  /** Cosine similarity over title + rationale embeddings (decisions_embedding_hnsw_idx). */
+  /**
+   * The k live decisions nearest to the vector (title + rationale embeddings of the current model),
+   * best first, with score = cosine similarity. Index: decisions_embedding_hnsw_idx.
+   */
   async similar(db: Knex, accountId: string, vector: string, model: string, k: number, projectSlug?: string) {
-    const q = db('decisions')
-      .select(...DECISION_COLUMNS, db.raw('1 - (embedding <=> ?::vector) AS score', [vector]))
-      .where({ account_id: accountId, embedding_model: model })
-      .whereNull('deleted_at')
-      .orderByRaw('embedding <=> ?::vector', [vector])
-      .limit(k);
-    if (projectSlug) q.where('project_slug', projectSlug);
-    return q as Promise<Array<DecisionRow & { score: number }>>;
+    const filtered = (q: Knex) => {
+      const b = q('decisions').where({ 'decisions.account_id': accountId, 'decisions.embedding_model': model }).whereNull('decisions.deleted_at');
+      return projectSlug ? b.where('decisions.project_slug', projectSlug) : b;
+    };
+    const hits = await nearestNeighbours(db, 'decisions', filtered, vector, k);
+    const rows: DecisionRow[] = await db('decisions').select(DECISION_COLUMNS).where('account_id', accountId).whereIn('id', hits.map((h) => h.id));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return hits.flatMap((h) => {
+      const row = byId.get(h.id);
+      return row ? [{ ...row, score: h.score }] : [];
+    });
   },
 
   async activeForProject(db: Knex, accountId: string, projectSlug: string) {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { nearestNeighbours } from '../nearest';
 import { Page, PageParams, paginate } from '../pagination';
 
 export interface PatternRow {
@@ -97,42 +98,83 @@ export const patternsRepository = {
     return (await db('patterns').where({ account_id: accountId, id }).whereNull('deleted_at').update({ deleted_at: db.fn.now() })) > 0;
   },
 
-  /** Cosine similarity over title + description embeddings (patterns_embedding_hnsw_idx). */
+  /**
+   * The k live patterns nearest to the vector (title + description embeddings of the current
+   * model), best first, with score = cosine similarity. Index: patterns_embedding_hnsw_idx.
+   */
   async similar(db: Knex, accountId: string, vector: string, model: string, k: number, category?: string) {
-    const q = patterns(db, accountId)
-      .where('p.embedding_model', model)
-      .select(...COLUMNS, db.raw('1 - (p.embedding <=> ?::vector) AS score', [vector]))
-      .orderByRaw('p.embedding <=> ?::vector', [vector])
-      .limit(k);
-    if (category) q.where('p.category', category);
-    return q as Promise<Array<PatternRow & { score: number }>>;
+    const filtered = (q: Knex) => {
+      const b = q('patterns').where({ 'patterns.account_id': accountId, 'patterns.embedding_model': model }).whereNull('patterns.deleted_at');
+      return category ? b.where('patterns.category', category) : b;
+    };
+    const hits = await nearestNeighbours(db, 'patterns', filtered, vector, k);
+    const rows: PatternRow[] = await patterns(db, accountId).whereIn('p.id', hits.map((h) => h.id)).select(COLUMNS);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return hits.flatMap((h) => {
+      const row = byId.get(h.id);
+      return row ? [{ ...row, score: h.score }] : [];
+    });
   },
 
   /**
-   * Adoption and its count change together: the count moves only when a row was really inserted
-   * or deleted, so repeated or concurrent calls keep adoption_count exact.
+   * Adoption and its count change together: the count moves only when a row was really inserted,
+   * so repeated or concurrent calls keep adoption_count exact. The project row is share-locked and
+   * must be live, so a concurrent project delete (which withdraws its adoptions) cannot interleave.
+   * Returns false when the project is not live.
    */
-  async adopt(db: Knex, accountId: string, patternId: string, projectId: string): Promise<void> {
-    await db.raw(
-      `WITH ins AS (
-         INSERT INTO pattern_adoptions (account_id, pattern_id, project_id) VALUES (?, ?, ?)
+  async adopt(db: Knex, accountId: string, patternId: string, projectId: string): Promise<boolean> {
+    const { rows } = await db.raw(
+      `WITH project AS (
+         SELECT id FROM projects WHERE account_id = ? AND id = ? AND deleted_at IS NULL FOR SHARE),
+       ins AS (
+         INSERT INTO pattern_adoptions (account_id, pattern_id, project_id) SELECT ?, ?, id FROM project
          ON CONFLICT DO NOTHING RETURNING 1)
-       UPDATE patterns SET adoption_count = adoption_count + (SELECT count(*) FROM ins), updated_at = now()
-        WHERE account_id = ? AND id = ?`,
-      [accountId, patternId, projectId, accountId, patternId],
+       UPDATE patterns
+          SET adoption_count = adoption_count + (SELECT count(*) FROM ins),
+              updated_at = CASE WHEN EXISTS (SELECT 1 FROM ins) THEN now() ELSE updated_at END
+        WHERE account_id = ? AND id = ?
+       RETURNING (SELECT count(*) FROM project) AS live_project`,
+      [accountId, projectId, accountId, patternId, accountId, patternId],
     );
+    return Number(rows[0]?.live_project ?? 0) > 0;
   },
 
-  /** false when the project had not adopted the pattern. */
+  /** false when the (live) project had not adopted the pattern; locking as in adopt. */
   async unadopt(db: Knex, accountId: string, patternId: string, projectId: string): Promise<boolean> {
     const { rows } = await db.raw(
-      `WITH del AS (
-         DELETE FROM pattern_adoptions WHERE account_id = ? AND pattern_id = ? AND project_id = ? RETURNING 1)
-       UPDATE patterns SET adoption_count = adoption_count - (SELECT count(*) FROM del), updated_at = now()
-        WHERE account_id = ? AND id = ? RETURNING (SELECT count(*) FROM del) AS removed`,
-      [accountId, patternId, projectId, accountId, patternId],
+      `WITH project AS (
+         SELECT id FROM projects WHERE account_id = ? AND id = ? AND deleted_at IS NULL FOR SHARE),
+       del AS (
+         DELETE FROM pattern_adoptions
+          WHERE account_id = ? AND pattern_id = ? AND project_id IN (SELECT id FROM project) RETURNING 1)
+       UPDATE patterns
+          SET adoption_count = adoption_count - (SELECT count(*) FROM del),
+              updated_at = CASE WHEN EXISTS (SELECT 1 FROM del) THEN now() ELSE updated_at END
+        WHERE account_id = ? AND id = ?
+       RETURNING (SELECT count(*) FROM del) AS removed`,
+      [accountId, projectId, accountId, patternId, accountId, patternId],
     );
     return Number(rows[0]?.removed ?? 0) > 0;
+  },
+
+  /**
+   * A deleted project no longer counts as an adopter: each pattern it adopted loses one from
+   * adoption_count (the adoption rows are kept, like the rest of a soft-deleted project's data).
+   * Call in the transaction that soft-deletes the project, after that UPDATE: its row lock waits for
+   * adopt/un-adopt calls holding the project, and this statement's snapshot then sees their rows.
+   */
+  async withdrawProjectAdoptions(db: Knex, accountId: string, projectId: string): Promise<void> {
+    // Pattern rows are locked in id order so two project deletes sharing patterns cannot deadlock.
+    await db.raw(
+      `WITH adopted AS (
+         SELECT p.id FROM patterns p
+           JOIN pattern_adoptions a ON a.account_id = p.account_id AND a.pattern_id = p.id
+          WHERE a.account_id = ? AND a.project_id = ?
+          ORDER BY p.id FOR UPDATE OF p)
+       UPDATE patterns SET adoption_count = adoption_count - 1
+        WHERE account_id = ? AND id IN (SELECT id FROM adopted)`,
+      [accountId, projectId, accountId],
+    );
   },
 
   async adoptedByProject(db: Knex, accountId: string, projectId: string) {

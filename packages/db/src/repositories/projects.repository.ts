@@ -64,7 +64,7 @@ export const projectsRepository = {
     return row as ProjectRow | undefined;
   },
 
-  /** Soft delete; memories keep their project_id. */
+  /** Soft delete; memories keep their project_id. Locks the row until the caller's transaction ends. */
   async softDelete(db: Knex, accountId: string, id: string): Promise<boolean> {
     const n = await db('projects').where({ account_id: accountId, id }).whereNull('deleted_at').update({ deleted_at: db.fn.now(), updated_at: db.fn.now() });
     return n > 0;

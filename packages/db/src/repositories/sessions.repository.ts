@@ -53,14 +53,23 @@ export const sessionsRepository = {
    * losers of the race read the winner's row.
    */
   async getOrCreate(db: Knex, s: NewSession & { externalId: string }): Promise<{ row: SessionRow; created: boolean }> {
-    const inserted = await db('sessions')
-      .insert(toRow(s))
-      .onConflict(db.raw('(account_id, external_id) WHERE deleted_at IS NULL AND external_id IS NOT NULL'))
-      .ignore()
-      .returning('*');
-    if (inserted[0]) return { row: inserted[0] as SessionRow, created: true };
-    const row = await db('sessions').where({ account_id: s.accountId, external_id: s.externalId }).whereNull('deleted_at').first();
-    return { row, created: false };
+    // A second round only if the winner was deleted between our insert and our read.
+    for (let attempt = 0; ; attempt++) {
+      const inserted = await db('sessions')
+        .insert(toRow(s))
+        .onConflict(db.raw('(account_id, external_id) WHERE deleted_at IS NULL AND external_id IS NOT NULL'))
+        .ignore()
+        .returning('*');
+      if (inserted[0]) return { row: inserted[0] as SessionRow, created: true };
+      const row: SessionRow | undefined = await db('sessions')
+        .where({ account_id: s.accountId, external_id: s.externalId })
+        .whereNull('deleted_at')
+        .first();
+      if (row || attempt >= 2) {
+        if (!row) throw new Error(`session ${s.externalId} vanished during get-or-create`);
+        return { row, created: false };
+      }
+    }
   },
 
   async list(
@@ -134,13 +143,18 @@ export const sessionsRepository = {
     return rows.map((r) => r.name);
   },
 
-  /** The session's live memories in time order, with their vectors (as pgvector text) for summaries. */
+  /**
+   * The session's live memories in time order; with vectors, also each embedding (pgvector text)
+   * and the model that made it, for summaries.
+   */
   async memoriesOf(db: Knex, accountId: string, sessionId: string, withVectors: boolean) {
-    const columns = ['id', 'content', 'created_at', ...(withVectors ? [db.raw('embedding::text AS embedding')] : [])];
+    const columns = ['id', 'content', 'created_at', ...(withVectors ? ['embedding_model', db.raw('embedding::text AS embedding')] : [])];
     return db('memories')
       .where({ account_id: accountId, session_id: sessionId })
       .whereNull('deleted_at')
       .orderBy([{ column: 'created_at' }, { column: 'id' }])
-      .select(columns) as Promise<Array<{ id: string; content: string; created_at: Date; embedding?: string | null }>>;
+      .select(columns) as Promise<
+      Array<{ id: string; content: string; created_at: Date; embedding_model?: string | null; embedding?: string | null }>
+    >;
   },
 };

@@ -4,6 +4,7 @@ import type { AppContext, AuthContext } from '../context';
 import type { CreateDecisionBody, PatchDecisionBody, SupersedeBody } from '../routes/decisions/decisions.schemas';
 import { resolveAgentForWrite } from './agents-resolver';
 import { embedText } from './embed-text';
+import { similarityScore } from './similarity-score';
 
 export function presentDecision(row: DecisionRow) {
   return {
@@ -92,7 +93,7 @@ export async function deleteDecision(ctx: AppContext, auth: AuthContext, id: str
 
 export async function checkDecisions(ctx: AppContext, auth: AuthContext, body: { query: string; project_slug?: string; limit: number }) {
   const rows = await decisionsRepository.similar(ctx.db.knex, auth.accountId, await embedText(ctx, body.query), ctx.embedder.model, body.limit, body.project_slug);
-  const data = rows.map(({ score, ...row }) => ({ decision: presentDecision(row), score: Math.round(Number(score) * 1e6) / 1e6 }));
+  const data = rows.map(({ score, ...row }) => ({ decision: presentDecision(row), score: similarityScore(score) }));
   return { data, query: body.query, total: data.length };
 }
 

@@ -3,6 +3,7 @@ import { PageParams, PatternRow, patternsRepository, projectsRepository } from '
 import type { AppContext, AuthContext } from '../context';
 import type { CreatePatternBody, PatchPatternBody } from '../routes/patterns/patterns.schemas';
 import { embedText } from './embed-text';
+import { similarityScore } from './similarity-score';
 
 export function presentPattern(row: PatternRow) {
   return {
@@ -85,7 +86,7 @@ export async function deletePattern(ctx: AppContext, auth: AuthContext, id: stri
 
 export async function searchPatterns(ctx: AppContext, auth: AuthContext, body: { query: string; limit: number; category?: string }) {
   const rows = await patternsRepository.similar(ctx.db.knex, auth.accountId, await embedText(ctx, body.query), ctx.embedder.model, body.limit, body.category);
-  const data = rows.map(({ score, ...row }) => ({ pattern: presentPattern(row), score: Math.round(Number(score) * 1e6) / 1e6 }));
+  const data = rows.map(({ score, ...row }) => ({ pattern: presentPattern(row), score: similarityScore(score) }));
   return { data, query: body.query, total: data.length };
 }
 
@@ -93,7 +94,8 @@ export async function searchPatterns(ctx: AppContext, auth: AuthContext, body: {
 export async function adoptPattern(ctx: AppContext, auth: AuthContext, id: string, projectSlug: string) {
   await requirePattern(ctx, auth, id);
   const project = await projectBySlug(ctx, auth.accountId, projectSlug);
-  await patternsRepository.adopt(ctx.db.knex, auth.accountId, id, project.id);
+  // false: the project was deleted between the look-up and the adoption.
+  if (!(await patternsRepository.adopt(ctx.db.knex, auth.accountId, id, project.id))) throw ApiError.notFound('Project');
   return presentPattern(await requirePattern(ctx, auth, id));
 }
 

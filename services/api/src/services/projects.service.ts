@@ -73,8 +73,14 @@ export async function patchProject(ctx: AppContext, auth: AuthContext, id: strin
   return present(ctx, row);
 }
 
+/** Soft delete, keeping its memories; in the same transaction it stops counting as a pattern adopter. */
 export async function deleteProject(ctx: AppContext, auth: AuthContext, id: string): Promise<void> {
-  if (!(await projectsRepository.softDelete(ctx.db.knex, auth.accountId, id))) throw ApiError.notFound('Project');
+  const deleted = await ctx.db.knex.transaction(async (trx) => {
+    if (!(await projectsRepository.softDelete(trx, auth.accountId, id))) return false;
+    await patternsRepository.withdrawProjectAdoptions(trx, auth.accountId, id);
+    return true;
+  });
+  if (!deleted) throw ApiError.notFound('Project');
 }
 
 /** What an agent starting work on a project should know: its stack, key memories, decisions and patterns. */

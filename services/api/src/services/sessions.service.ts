@@ -97,9 +97,10 @@ const parseVector = (text: string): number[] => JSON.parse(text) as number[];
 export async function summarizeSession(ctx: AppContext, auth: AuthContext, id: string) {
   await requireSession(ctx, auth, id);
   const memories = await sessionsRepository.memoriesOf(ctx.db.knex, auth.accountId, id, true);
-  const vectors = memories.map((m) => (m.embedding ? parseVector(m.embedding) : undefined));
-  const present = vectors.filter((v): v is number[] => v !== undefined);
-  const center = present.length ? centroid(present) : undefined;
+  // Only vectors of the current model share a space (a v2 memory may still be waiting for one).
+  const vectors = memories.map((m) => (m.embedding && m.embedding_model === ctx.embedder.model ? parseVector(m.embedding) : undefined));
+  const embedded = vectors.filter((v): v is number[] => v !== undefined);
+  const center = embedded.length ? centroid(embedded) : undefined;
   const summary = extractiveSummary(
     memories.map((m, i) => ({
       content: m.content,
