@@ -14,6 +14,7 @@ import { decisionsRouter } from './routes/decisions/decisions.router';
 import { entitiesRouter } from './routes/entities/entities.router';
 import { healthRouter } from './routes/health/health.router';
 import { memoriesRouter } from './routes/memories/memories.router';
+import { memoriesV2Router } from './routes/memories/memories-v2.router';
 import { patternsRouter } from './routes/patterns/patterns.router';
 import { projectsRouter } from './routes/projects/projects.router';
 import { sessionsRouter } from './routes/sessions/sessions.router';
@@ -46,6 +47,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(apiKeysRouter(ctx));
   app.use(agentsRouter(ctx));
   app.use(memoriesRouter(ctx));
+  app.use(memoriesV2Router(ctx));
   app.use(entitiesRouter(ctx));
   app.use(sessionsRouter(ctx));
   app.use(projectsRouter(ctx));

@@ -16,6 +16,11 @@ export interface AppContext {
    * (the queue in split mode, the in-process dispatcher in embedded mode). Never throws.
    */
   webhookDispatch?: (accountId: string, deliveryIds: string[]) => void;
+  /**
+   * Hands a pending memory to the embedding worker; resolves to the job id, or null when no queue
+   * could take it (then the request embeds it itself). Absent: always embed in the request.
+   */
+  ingestion?: { submit(accountId: string, memoryId: string): Promise<string | null> };
 }
 
 export interface AuthContext {

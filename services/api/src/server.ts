@@ -6,6 +6,7 @@ import { createApp } from './app';
 import type { AppContext } from './context';
 import { connectRedis } from './lib/redis';
 import { createWebhookDispatch } from './lib/webhook-dispatch';
+import { createIngestion } from './lib/ingestion';
 import { bootstrapAdminKey } from './services/accounts.service';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -39,7 +40,8 @@ async function start(): Promise<void> {
   logger.info('embedder ready', { provider: embedder.provider, model: embedder.model, dimensions: embedder.dimensions });
 
   const webhooks = createWebhookDispatch(config, db, logger);
-  const ctx: AppContext = { config, logger, db, redis, embedder, webhookDispatch: webhooks.dispatch };
+  const ingestion = createIngestion(config, { db, logger, embedder, redis, webhookDispatch: webhooks.dispatch });
+  const ctx: AppContext = { config, logger, db, redis, embedder, webhookDispatch: webhooks.dispatch, ingestion };
   const app = createApp(ctx);
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
@@ -52,7 +54,10 @@ async function start(): Promise<void> {
     const key = await bootstrapAdminKey(ctx);
     if (key) printBootstrapKey(key, config.port, config.host);
   }
-  installShutdown(server, ctx, logger, () => webhooks.close());
+  installShutdown(server, ctx, logger, async () => {
+    await ingestion.close();
+    await webhooks.close();
+  });
 }
 
 /** Stop accepting, let in-flight requests finish, then close Redis and the database. */

@@ -377,3 +377,79 @@ export const memoriesRepository = {
 function sortByScore(rows: Candidate[]): Candidate[] {
   return rows.map((r) => ({ id: r.id, score: Number(r.score) })).sort((a, b) => b.score - a.score);
 }
+
+const RETURNING = MEMORY_COLUMNS.map((c) => c.replace('memories.', ''));
+
+/** The asynchronous ingestion path: claim, complete or fail embeddings (memories_embedding_pending_idx). */
+export const embeddingQueueRepository = {
+  /**
+   * Claims up to `limit` memories waiting for an embedding, or stuck in processing for longer than
+   * `stuckAfterMs` (a worker died). SKIP LOCKED lets several workers claim at once; each claim
+   * counts as an attempt. With `ids`, only those.
+   */
+  async claim(db: Knex, limit: number, stuckAfterMs: number, ids?: string[]): Promise<MemoryRow[]> {
+    const only = ids ? 'AND id = ANY (?::uuid[])' : '';
+    const { rows } = await db.raw(
+      `UPDATE memories m
+          SET embedding_status = 'processing', embedding_started_at = now(),
+              embedding_attempts = m.embedding_attempts + 1, updated_at = now()
+        WHERE (m.account_id, m.id) IN (
+          SELECT account_id, id FROM memories
+           WHERE deleted_at IS NULL
+             AND (embedding_status = 'pending'
+                  OR (embedding_status = 'processing' AND embedding_started_at < now() - (? * interval '1 millisecond')))
+             ${only}
+           ORDER BY updated_at
+           LIMIT ? FOR UPDATE SKIP LOCKED)
+       RETURNING ${RETURNING.map((c) => `m.${c}`).join(', ')}`,
+      [stuckAfterMs, ...(ids ? [ids] : []), limit],
+    );
+    return rows as MemoryRow[];
+  },
+
+  /** Stores the vector if this claim still holds (another worker may have re-claimed a stuck row). */
+  async complete(db: Knex, row: MemoryRow, vector: string, model: string): Promise<MemoryRow | undefined> {
+    const [done] = await db('memories')
+      .where({ account_id: row.account_id, id: row.id, embedding_status: 'processing', embedding_attempts: row.embedding_attempts })
+      .update({ embedding: vector, embedding_model: model, embedding_status: 'ready', embedding_error: null, updated_at: db.fn.now() })
+      .returning(RETURNING);
+    return done as MemoryRow | undefined;
+  },
+
+  /** A v2 create that asked for dedup and matched `duplicateOf`: soft-deleted (recoverable), with the reason. */
+  async setAsideAsDuplicate(db: Knex, row: MemoryRow, duplicateOf: string): Promise<void> {
+    await db('memories')
+      .where({ account_id: row.account_id, id: row.id })
+      .update({ deleted_at: db.fn.now(), embedding_error: `duplicate of ${duplicateOf}`, updated_at: db.fn.now() });
+  },
+
+  /** Back to pending for another attempt, or failed for good with the error. */
+  async fail(db: Knex, row: MemoryRow, error: string, final: boolean): Promise<void> {
+    await db('memories')
+      .where({ account_id: row.account_id, id: row.id, embedding_status: 'processing' })
+      .update({ embedding_status: final ? 'failed' : 'pending', embedding_error: error.slice(0, 1000), updated_at: db.fn.now() });
+  },
+
+  /** A failed memory starts over. */
+  async retry(db: Knex, accountId: string, id: string): Promise<MemoryRow | undefined> {
+    const [row] = await db('memories')
+      .where({ account_id: accountId, id, embedding_status: 'failed' })
+      .whereNull('deleted_at')
+      .update({ embedding_status: 'pending', embedding_attempts: 0, embedding_error: null, updated_at: db.fn.now() })
+      .returning(RETURNING);
+    return row as MemoryRow | undefined;
+  },
+
+  /** Waiting work and the completion rate over the last minute, for estimates and metrics. */
+  async backlog(db: Knex): Promise<{ waiting: number; completedLastMinute: number }> {
+    const { rows } = await db.raw(
+      `SELECT count(*) FILTER (WHERE embedding_status IN ('pending', 'processing')) AS waiting,
+              count(*) FILTER (WHERE embedding_status = 'ready' AND updated_at > now() - interval '1 minute'
+                               AND embedding_attempts > 0) AS done
+         FROM memories WHERE embedding_status IN ('pending', 'processing')
+            OR (embedding_status = 'ready' AND updated_at > now() - interval '1 minute')`,
+    );
+    return { waiting: Number(rows[0].waiting), completedLastMinute: Number(rows[0].done) };
+  },
+};
+

@@ -43,6 +43,19 @@ export const createMemoryFields = {
 
 export const createMemoryBody = Joi.object<CreateMemoryBody>(createMemoryFields);
 
+export interface CreateMemoryV2Body extends CreateMemoryBody {
+  webhook_url?: string;
+}
+
+/** v2: every v1 field, plus a one-shot HTTPS URL notified when the embedding is ready. */
+export const createMemoryV2Body = Joi.object<CreateMemoryV2Body>({
+  ...createMemoryFields,
+  webhook_url: Joi.string()
+    .max(2_048)
+    .uri({ scheme: ['https'] })
+    .messages({ 'string.uriCustomScheme': '{{#label}} must be an https URL' }),
+});
+
 export interface BatchItem {
   content: string;
   agent_id?: string;

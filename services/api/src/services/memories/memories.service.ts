@@ -1,5 +1,5 @@
 import { ApiError } from '@ams/core';
-import { entitiesRepository, memoriesRepository, MemoryPatch, MemoryRow, PageParams } from '@ams/db';
+import { entitiesRepository, memoriesRepository, MemoryPatch, MemoryRow, NewMemory, PageParams } from '@ams/db';
 import { classifyMemoryType } from '@ams/text';
 import type { AppContext, AuthContext } from '../../context';
 import { recordEvent } from '../../events';
@@ -37,53 +37,56 @@ async function requireAgent(ctx: AppContext, auth: AuthContext, input: string | 
   return agentId;
 }
 
+/** Agent, session/project, type and tier of a new memory: the same for v1 and v2 creates. */
+export async function prepareNewMemory(ctx: AppContext, auth: AuthContext, body: CreateMemoryBody) {
+  const agentId = await requireAgent(ctx, auth, body.agent_id);
+  const scope = await resolveMemoryScope(ctx, auth.accountId, body);
+  return {
+    accountId: auth.accountId,
+    agentId,
+    content: body.content,
+    metadata: body.metadata,
+    memoryType: body.memory_type ?? classifyMemoryType(body.content),
+    visibility: body.visibility,
+    importance: body.importance,
+    tier: body.tier ?? tierForImportance(body.importance),
+    tierExplicit: body.tier !== undefined,
+    ...scope,
+  };
+}
+
+/** Inserts the memory, links extracted entities and records memory.created, in one transaction. */
+export async function storeMemory(ctx: AppContext, memory: NewMemory, autoExtract: boolean | null) {
+  const { row, entities, deliveryIds } = await ctx.db.knex.transaction(async (trx) => {
+    const [row] = await memoriesRepository.insertMany(trx, [memory]);
+    const linked = shouldExtract(autoExtract, memory.content) ? await linkExtractedEntities(trx, memory.accountId, [row!]) : new Map<string, EntityRef[]>();
+    const deliveryIds = await recordEvent(trx, memory.accountId, 'memory.created', eventData(row!));
+    return { row: row!, entities: linked.get(row!.id) ?? [], deliveryIds };
+  });
+  dispatchAfterCommit(ctx, memory.accountId, deliveryIds);
+  return { row, entities };
+}
+
 /**
  * v1 create: embedded in the request, so the memory is searchable when this returns. With
  * `deduplicate`, the agent's nearest live memory at or above the threshold is returned instead.
  */
 export async function createMemory(ctx: AppContext, auth: AuthContext, body: CreateMemoryBody) {
-  const accountId = auth.accountId;
-  const agentId = await requireAgent(ctx, auth, body.agent_id);
-  const scope = await resolveMemoryScope(ctx, accountId, body);
+  const prepared = await prepareNewMemory(ctx, auth, body);
   const embedding = await embedText(ctx, body.content);
-
   if (body.deduplicate) {
-    const nearest = await memoriesRepository.nearestOfAgent(ctx.db.knex, accountId, agentId, embedding, ctx.embedder.model);
-    if (nearest && nearest.similarity >= body.dedup_threshold) {
-      const existing = await memoriesRepository.findLive(ctx.db.knex, accountId, nearest.id);
-      if (existing) {
-        const entities = await entitiesOf(ctx, accountId, [existing]);
-        return { status: 200, memory: presentMemory(existing, entities.get(existing.id) ?? [], { is_duplicate: true }) };
-      }
+    const nearest = await memoriesRepository.nearestOfAgent(ctx.db.knex, auth.accountId, prepared.agentId, embedding, ctx.embedder.model);
+    const existing = nearest && nearest.similarity >= body.dedup_threshold ? await memoriesRepository.findLive(ctx.db.knex, auth.accountId, nearest.id) : undefined;
+    if (existing) {
+      const entities = await entitiesOf(ctx, auth.accountId, [existing]);
+      return { status: 200, memory: presentMemory(existing, entities.get(existing.id) ?? [], { is_duplicate: true }) };
     }
   }
-
-  const { row, entities, deliveryIds } = await ctx.db.knex.transaction(async (trx) => {
-    const [inserted] = await memoriesRepository.insertMany(trx, [
-      {
-        accountId,
-        agentId,
-        content: body.content,
-        metadata: body.metadata,
-        memoryType: body.memory_type ?? classifyMemoryType(body.content),
-        visibility: body.visibility,
-        importance: body.importance,
-        tier: body.tier ?? tierForImportance(body.importance),
-        tierExplicit: body.tier !== undefined,
-        ...scope,
-        embedding,
-        embeddingModel: ctx.embedder.model,
-        embeddingStatus: 'ready',
-      },
-    ]);
-    const row = inserted!;
-    const linked = shouldExtract(body.auto_extract_entities, body.content)
-      ? await linkExtractedEntities(trx, accountId, [row])
-      : new Map<string, EntityRef[]>();
-    const deliveryIds = await recordEvent(trx, accountId, 'memory.created', eventData(row));
-    return { row, entities: linked.get(row.id) ?? [], deliveryIds };
-  });
-  dispatchAfterCommit(ctx, accountId, deliveryIds);
+  const { row, entities } = await storeMemory(
+    ctx,
+    { ...prepared, embedding, embeddingModel: ctx.embedder.model, embeddingStatus: 'ready' },
+    body.auto_extract_entities,
+  );
   return { status: 201, memory: presentMemory(row, entities, { is_duplicate: false }) };
 }
 

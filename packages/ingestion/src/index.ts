@@ -1,0 +1,3 @@
+export * from './embed-batch';
+export * from './embedding-worker';
+export * from './settings';
