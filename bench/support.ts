@@ -6,6 +6,8 @@ import { accountsRepository, createDatabase, migrateLatest, Database } from '@am
 import { LexicalEmbedder, Embedder } from '@ams/embeddings';
 import { createApp } from '../services/api/src/app';
 import type { AppContext } from '../services/api/src/context';
+import { createIngestion } from '../services/api/src/lib/ingestion';
+import { connectRedis } from '../services/api/src/lib/redis';
 import { issueApiKey } from '../services/api/src/services/api-keys.service';
 
 export const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -43,22 +45,38 @@ export function sentence(rand: () => number): string {
 
 export interface BenchServer {
   baseUrl: string;
+  /** The throwaway database, for worker processes to share. */
+  databaseUrl: string;
   key: string;
   ctx: AppContext;
   close(): Promise<void>;
 }
 
-/** The real API on a loopback port, over a throwaway database dropped on close. */
-export async function startBenchServer(embedder: Embedder = new LexicalEmbedder()): Promise<BenchServer> {
+/**
+ * The real API on a loopback port, over a throwaway database dropped on close. With `redisUrl`,
+ * split mode: v2 creates are queued (under a fresh key prefix) for worker processes.
+ */
+export async function startBenchServer(embedder: Embedder = new LexicalEmbedder(), opts: { redisUrl?: string } = {}): Promise<BenchServer> {
   const dbName = `ams_bench_${Date.now().toString(36)}_${crypto.randomBytes(2).toString('hex')}`;
   const admin = knexFactory({ client: 'pg', connection: ADMIN_URL, pool: { min: 0, max: 1 } });
   await admin.raw(`CREATE DATABASE ${dbName}`);
   const url = new URL(ADMIN_URL);
   url.pathname = `/${dbName}`;
-  const config = loadConfig({ ...process.env, DATABASE_URL: url.toString(), REDIS_URL: '', RATE_LIMIT_PER_MINUTE: '100000000', NODE_ENV: 'test' });
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: url.toString(),
+    REDIS_URL: opts.redisUrl ?? '',
+    REDIS_KEY_PREFIX: dbName,
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    NODE_ENV: 'test',
+  });
   const db: Database = await createDatabase(config);
   await migrateLatest(db.knex);
-  const ctx: AppContext = { config, logger: createLogger('bench', config), db, embedder };
+  const logger = createLogger('bench', config);
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined;
+  const ctx: AppContext = { config, logger, db, embedder, redis };
+  const ingestion = redis ? createIngestion(config, { db, logger, embedder, redis }) : undefined;
+  ctx.ingestion = ingestion;
   const app = createApp(ctx);
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
@@ -66,10 +84,16 @@ export async function startBenchServer(embedder: Embedder = new LexicalEmbedder(
   const { key } = await issueApiKey(ctx, account.id, { name: 'bench', scopes: ['read', 'write', 'delete', 'admin'] });
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    databaseUrl: url.toString(),
     key,
     ctx,
     async close() {
       await new Promise((r) => server.close(r));
+      await ingestion?.close();
+      if (redis?.isReady()) {
+        for await (const k of redis.client.scanIterator({ MATCH: `${dbName}:*`, COUNT: 500 })) await redis.client.del(k);
+      }
+      await redis?.close();
       await db.close();
       await admin.raw(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
       await admin.destroy();

@@ -33,6 +33,7 @@ export interface Config {
     batchSize: number;
     batchWaitMs: number;
     maxAttempts: number;
+    retryBaseMs: number;
     stuckAfterMs: number;
     reconcileIntervalMs: number;
     metricsPort: number;
@@ -77,7 +78,8 @@ const schema = Joi.object({
   EMBEDDING_BATCH_SIZE: Joi.number().integer().min(1).max(256).default(32),
   EMBEDDING_BATCH_WAIT_MS: Joi.number().integer().min(0).max(10_000).default(20),
   EMBEDDING_MAX_ATTEMPTS: Joi.number().integer().min(1).max(20).default(3),
-  EMBEDDING_STUCK_AFTER_MS: Joi.number().integer().min(1000).default(120_000),
+  EMBEDDING_RETRY_BASE_MS: Joi.number().integer().min(0).max(300_000).default(2_000),
+  EMBEDDING_STUCK_AFTER_MS: Joi.number().integer().min(1000).default(60_000),
   EMBEDDING_RECONCILE_INTERVAL_MS: Joi.number().integer().min(100).default(10_000),
   EMBEDDING_WORKER_METRICS_PORT: Joi.number().port().default(9464),
   WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).max(120_000).default(30_000),
@@ -139,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       batchSize: v.EMBEDDING_BATCH_SIZE,
       batchWaitMs: v.EMBEDDING_BATCH_WAIT_MS,
       maxAttempts: v.EMBEDDING_MAX_ATTEMPTS,
+      retryBaseMs: v.EMBEDDING_RETRY_BASE_MS,
       stuckAfterMs: v.EMBEDDING_STUCK_AFTER_MS,
       reconcileIntervalMs: v.EMBEDDING_RECONCILE_INTERVAL_MS,
       metricsPort: v.EMBEDDING_WORKER_METRICS_PORT,

@@ -14,3 +14,5 @@ export * from './db-errors';
 export * from './repositories/decisions.repository';
 export * from './repositories/patterns.repository';
 export * from './repositories/webhooks.repository';
+export * from './repositories/embedding-queue.repository';
+export * from './repositories/embedding-batches.repository';

@@ -6,7 +6,8 @@ export interface Neighbour {
   score: number;
 }
 
-const byScore = (rows: Array<{ id: string; score: number | string }>): Neighbour[] =>
+/** Best first; ties by id, so equal scores keep a stable order. */
+export const byScore = (rows: Array<{ id: string; score: number | string }>): Neighbour[] =>
   rows.map((r) => ({ id: r.id, score: Number(r.score) })).sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
 
 /**
@@ -18,6 +19,21 @@ const byScore = (rows: Array<{ id: string; score: number | string }>): Neighbour
  * rows pass the filters; relaxed order is re-sorted here. When the index still yields fewer than k
  * (a small or heavily filtered set), an exact scan over the filtered rows answers instead.
  */
+/** The index-ordered top-k query, inside a transaction that lets HNSW scan iteratively. */
+async function inIterativeScan<T>(db: Knex, k: number, run: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  return db.transaction(async (trx) => {
+    await trx.raw('SET LOCAL hnsw.iterative_scan = relaxed_order');
+    await trx.raw(`SET LOCAL hnsw.ef_search = ${Math.min(1000, Math.max(40, k * 2))}`);
+    return run(trx);
+  });
+}
+
+const indexOrdered = (db: Knex, table: string, filtered: (db: Knex) => Knex.QueryBuilder, vector: string, k: number) =>
+  filtered(db)
+    .select(`${table}.id`, db.raw(`1 - (${table}.embedding <=> ?::vector) AS score`, [vector]))
+    .orderByRaw(`${table}.embedding <=> ?::vector`, [vector])
+    .limit(k);
+
 export async function nearestNeighbours(
   db: Knex,
   table: string,
@@ -25,15 +41,7 @@ export async function nearestNeighbours(
   vector: string,
   k: number,
 ): Promise<Neighbour[]> {
-  const distance = `${table}.embedding <=> ?::vector`;
-  const viaIndex: Array<{ id: string; score: number }> = await db.transaction(async (trx) => {
-    await trx.raw('SET LOCAL hnsw.iterative_scan = relaxed_order');
-    await trx.raw(`SET LOCAL hnsw.ef_search = ${Math.min(1000, Math.max(40, k * 2))}`);
-    return filtered(trx)
-      .select(`${table}.id`, trx.raw(`1 - (${distance}) AS score`, [vector]))
-      .orderByRaw(distance, [vector])
-      .limit(k);
-  });
+  const viaIndex: Array<{ id: string; score: number }> = await inIterativeScan(db, k, (trx) => indexOrdered(trx, table, filtered, vector, k));
   if (viaIndex.length >= k) return byScore(viaIndex);
   // MATERIALIZED keeps the planner from turning this back into an index-ordered scan.
   const exact: Array<{ id: string; score: number }> = await db
@@ -43,4 +51,13 @@ export async function nearestNeighbours(
     .orderByRaw('embedding <=> ?::vector', [vector])
     .limit(k);
   return byScore(exact);
+}
+
+/** The plan PostgreSQL picks for the index-ordered query (operators check the HNSW index is used). */
+export async function explainNearest(db: Knex, table: string, filtered: (db: Knex) => Knex.QueryBuilder, vector: string, k: number): Promise<string> {
+  return inIterativeScan(db, k, async (trx) => {
+    const { sql, bindings } = indexOrdered(trx, table, filtered, vector, k).toSQL();
+    const { rows } = await trx.raw(`EXPLAIN ${sql}`, bindings);
+    return (rows as Array<{ 'QUERY PLAN': string }>).map((r) => r['QUERY PLAN']).join('\n');
+  });
 }

@@ -1,81 +1,177 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Logger } from '@ams/core';
-import { embeddingQueueRepository, memoriesRepository, MemoryRow, webhookDeliveriesRepository } from '@ams/db';
+import { embeddingBatchesRepository, embeddingQueueRepository, memoriesRepository, MemoryRow, RecordedDelivery, webhookDeliveriesRepository } from '@ams/db';
 import { Embedder, toPgVector } from '@ams/embeddings';
 
 export interface IngestionDeps {
   db: Knex;
   embedder: Embedder;
   logger: Logger;
+  /** Names this process in embedding_batches (the measured rate is per worker). */
+  workerId: string;
   maxAttempts: number;
+  /** The first retry waits this long; each later one twice as long as the one before. */
+  retryBaseMs: number;
   /** Called with webhook deliveries recorded in a committed transaction. */
   onDeliveries?: (accountId: string, deliveryIds: string[]) => void;
 }
 
 export interface BatchResult {
+  size: number;
   ready: number;
-  failed: number;
-  retrying: number;
   duplicates: number;
+  /** Failed for good (error set). */
+  failed: number;
+  /** Failed this attempt, pending again after a backoff; `retryAt` is the earliest. */
+  retrying: number;
+  retryAt?: Date;
+  /** Claims lost to another worker meanwhile (their outcome was discarded). */
+  lost: number;
+  /** Time in the model, for the whole batch. */
+  embedMs: number;
+  durationMs: number;
+}
+
+const RETRY_CAP_MS = 5 * 60_000;
+
+/** Backoff before attempt `attemptsMade + 1`: base, 2×base, 4×base, … capped at 5 minutes. */
+export function retryDelayMs(attemptsMade: number, baseMs: number): number {
+  return Math.min(RETRY_CAP_MS, baseMs * 2 ** Math.max(0, attemptsMade - 1));
 }
 
 /**
- * Embeds claimed memories in ONE model call, then per memory, in one transaction: store the vector
- * (only if the claim still holds), check dedup if the create asked for it, and record
- * embedding.completed (plus the create's one-shot webhook_url notification) in the outbox.
+ * One model call for the whole batch. If it throws, each text is tried alone, so one input the
+ * model cannot take fails only its own memory.
  */
-export async function embedBatch(deps: IngestionDeps, rows: MemoryRow[]): Promise<BatchResult> {
-  const result: BatchResult = { ready: 0, failed: 0, retrying: 0, duplicates: 0 };
-  if (rows.length === 0) return result;
-  const started = Date.now();
-  let vectors: Float32Array[];
+async function embedAll(embedder: Embedder, texts: string[]): Promise<Array<Float32Array | Error>> {
   try {
-    vectors = await deps.embedder.embed(rows.map((r) => r.content));
+    return await embedder.embed(texts);
   } catch (err) {
-    for (const row of rows) {
-      const final = row.embedding_attempts >= deps.maxAttempts;
-      await embeddingQueueRepository.fail(deps.db, row, (err as Error).message, final);
-      result[final ? 'failed' : 'retrying']++;
-    }
-    deps.logger.warn('embedding batch failed', { memories: rows.length, error: (err as Error).message });
-    return result;
+    if (texts.length === 1) return [err as Error];
+    return Promise.all(texts.map((t) => embedder.embed([t]).then(([v]) => v!, (e: Error) => e)));
   }
-  for (const [i, row] of rows.entries()) {
-    const vector = toPgVector(vectors[i]!);
-    const outcome = await deps.db.transaction(async (trx) => {
-      const done = await embeddingQueueRepository.complete(trx, row, vector, deps.embedder.model);
-      if (!done) return undefined;
-      if (done.dedup_threshold !== null) {
-        const nearest = await memoriesRepository.nearestOfAgent(trx, done.account_id, done.agent_id, vector, deps.embedder.model, done.id);
-        if (nearest && nearest.similarity >= done.dedup_threshold) {
-          // The create asked for dedup: the earlier memory stands, this one is set aside (recoverable).
-          await embeddingQueueRepository.setAsideAsDuplicate(trx, done, nearest.id);
-          return { row: done, deliveryIds: [] as string[], duplicate: true };
-        }
-      }
-      const eventId = crypto.randomUUID();
-      const createdAt = new Date();
-      const data = {
-        memory_id: done.id,
-        agent_id: done.agent_id,
-        content: done.content,
+}
+
+interface Stored {
+  /** Memory id → the memory it duplicates (null: it stands). Claims lost meanwhile are absent. */
+  settled: Map<string, string | null>;
+  deliveries: RecordedDelivery[];
+}
+
+/**
+ * One transaction for the batch: stores the vectors whose claims still hold, applies each
+ * create's dedup request, and records embedding.completed for the accounts' webhooks and each
+ * create's one-shot `webhook_url`.
+ */
+async function store(deps: IngestionDeps, items: Array<{ row: MemoryRow; vector: string }>): Promise<Stored> {
+  return deps.db.transaction(async (trx): Promise<Stored> => {
+    const done = await embeddingQueueRepository.completeMany(trx, items, deps.embedder.model);
+    const settled = new Map<string, string | null>();
+    const vectors = new Map(items.map((i) => [i.row.id, i.vector]));
+    for (const row of done) {
+      settled.set(row.id, row.dedup_threshold === null ? null : await duplicateOf(trx, deps, row, vectors.get(row.id)!));
+    }
+    const createdAt = new Date();
+    const events = done.map((row) => ({
+      accountId: row.account_id,
+      type: 'embedding.completed' as const,
+      eventId: crypto.randomUUID(),
+      createdAt,
+      data: {
+        memory_id: row.id,
+        agent_id: row.agent_id,
+        content: row.content,
         status: 'ready',
         model: deps.embedder.model,
         dimensions: deps.embedder.dimensions,
-      };
-      const { deliveryIds } = await webhookDeliveriesRepository.recordEvent(trx, { accountId: done.account_id, type: 'embedding.completed', data, eventId, createdAt });
-      if (done.webhook_url) {
-        deliveryIds.push(
-          await webhookDeliveriesRepository.recordOneShot(trx, { accountId: done.account_id, type: 'embedding.completed', data, eventId, createdAt, url: done.webhook_url }),
-        );
-      }
-      return { row: done, deliveryIds, duplicate: false };
+        duplicate_of: settled.get(row.id) ?? null,
+      },
+      url: row.webhook_url,
+    }));
+    const deliveries = [
+      ...(await webhookDeliveriesRepository.recordEvents(trx, events)),
+      ...(await webhookDeliveriesRepository.recordOneShots(trx, events.flatMap((e) => (e.url ? [{ ...e, url: e.url }] : [])))),
+    ];
+    return { settled, deliveries };
+  });
+}
+
+/** A create that asked for dedup and matches a live memory of its agent is set aside; returns what it duplicates. */
+async function duplicateOf(trx: Knex, deps: IngestionDeps, row: MemoryRow, vector: string): Promise<string | null> {
+  // One agent's dedup checks in turn, so near-identical memories finishing at once on two workers see each other.
+  await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`dedup:${row.account_id}:${row.agent_id}`]);
+  const nearest = await memoriesRepository.nearestOfAgent(trx, row.account_id, row.agent_id, vector, deps.embedder.model, row.id);
+  if (!nearest || nearest.similarity < row.dedup_threshold!) return null;
+  await embeddingQueueRepository.setAsideAsDuplicate(trx, row, nearest.id);
+  return nearest.id;
+}
+
+function groupByAccount(deliveries: RecordedDelivery[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const d of deliveries) out.set(d.accountId, [...(out.get(d.accountId) ?? []), d.deliveryId]);
+  return out;
+}
+
+/**
+ * Embeds claimed memories in one model call, then settles each: ready (or set aside as a
+ * duplicate) in one transaction for the batch, pending again after a backoff, or failed with its
+ * error after the last attempt. Logs one line per memory with its duration; records the batch
+ * for the measured rate.
+ */
+export async function embedBatch(deps: IngestionDeps, rows: MemoryRow[]): Promise<BatchResult> {
+  const started = Date.now();
+  const result: BatchResult = { size: rows.length, ready: 0, duplicates: 0, failed: 0, retrying: 0, lost: 0, embedMs: 0, durationMs: 0 };
+  if (rows.length === 0) return result;
+  const vectors = await embedAll(deps.embedder, rows.map((r) => r.content));
+  result.embedMs = Date.now() - started;
+
+  const embedded: Array<{ row: MemoryRow; vector: string }> = [];
+  for (const [i, row] of rows.entries()) {
+    const vector = vectors[i]!;
+    if (!(vector instanceof Error)) {
+      embedded.push({ row, vector: toPgVector(vector) });
+      continue;
+    }
+    const final = row.embedding_attempts >= deps.maxAttempts;
+    const retryAt = final ? null : new Date(Date.now() + retryDelayMs(row.embedding_attempts, deps.retryBaseMs));
+    const settled = await embeddingQueueRepository.fail(deps.db, row, vector.message, retryAt);
+    if (!settled) result.lost++;
+    else if (retryAt) {
+      result.retrying++;
+      if (!result.retryAt || retryAt < result.retryAt) result.retryAt = retryAt;
+    } else result.failed++;
+    deps.logger.warn(final ? 'embedding failed for good' : 'embedding failed; will retry', {
+      memory_id: row.id,
+      account_id: row.account_id,
+      attempt: row.embedding_attempts,
+      error: vector.message,
+      retry_at: retryAt?.toISOString(),
+      duration_ms: Date.now() - started,
     });
-    if (!outcome) continue;
-    result[outcome.duplicate ? 'duplicates' : 'ready']++;
-    if (outcome.deliveryIds.length) deps.onDeliveries?.(row.account_id, outcome.deliveryIds);
   }
-  deps.logger.info('embedded batch', { memories: rows.length, ...result, duration_ms: Date.now() - started, memory_ids: rows.map((r) => r.id) });
+
+  const { settled, deliveries } = await store(deps, embedded);
+  for (const [accountId, ids] of groupByAccount(deliveries)) deps.onDeliveries?.(accountId, ids);
+  const now = Date.now();
+  for (const { row } of embedded) {
+    const log = { memory_id: row.id, account_id: row.account_id, attempt: row.embedding_attempts, duration_ms: now - started };
+    if (!settled.has(row.id)) {
+      result.lost++;
+      deps.logger.warn('embedding discarded: another worker re-claimed the memory', log);
+      continue;
+    }
+    const duplicate = settled.get(row.id);
+    result[duplicate ? 'duplicates' : 'ready']++;
+    deps.logger.info('memory embedded', { ...log, duplicate_of: duplicate ?? undefined, ready_after_ms: now - row.created_at.getTime() });
+  }
+  result.durationMs = Date.now() - started;
+  deps.logger.debug('embedded batch', { size: rows.length, embed_ms: result.embedMs, duration_ms: result.durationMs });
+  const stored = result.ready + result.duplicates;
+  if (stored > 0) {
+    await embeddingBatchesRepository
+      .record(deps.db, { worker: deps.workerId, memories: stored, durationMs: result.durationMs })
+      .catch((err: Error) => deps.logger.warn('could not record the batch rate', { error: err.message }));
+  }
   return result;
 }

@@ -1,47 +1,69 @@
-import { embeddingQueueRepository } from '@ams/db';
+import { embeddingBatchesRepository, embeddingQueueRepository, MemoryRow } from '@ams/db';
 import { BatchResult, embedBatch, IngestionDeps } from './embed-batch';
 
 export interface WorkerSettings {
+  /** Batches in the model at once. */
   concurrency: number;
   batchSize: number;
+  /** After a notification, wait this long for more work to share the batch. */
   batchWaitMs: number;
+  /** A claim with no heartbeat for this long belongs to a dead worker. */
   stuckAfterMs: number;
+  /** How often the database is swept for work no notification announced. */
   reconcileIntervalMs: number;
 }
 
 export interface WorkerCounters {
   batches: number;
   ready: number;
+  duplicates: number;
   failed: number;
   retrying: number;
-  duplicates: number;
+  lost: number;
+  released: number;
 }
 
 /**
- * Turns pending memories into embedded ones. Notifications (queue jobs, or in-process calls) only
- * say "there is work": after `batchWaitMs` the worker claims up to `batchSize` memories from the
- * database and embeds them in one model call, so jobs that arrive together share a batch. A sweep
- * every `reconcileIntervalMs` also claims memories left pending or stuck in processing.
+ * Turns pending memories into embedded ones; the same code runs as the embedding-worker process
+ * (woken by `embedding` queue jobs) and inside the API in embedded mode (woken in-process).
+ *
+ * Notifications only say "there is work": `batchWaitMs` later the worker claims up to `batchSize`
+ * memories from PostgreSQL and embeds them in one model call, so jobs that arrive together share
+ * a batch. The reconciler's sweep, every `reconcileIntervalMs`, claims whatever no notification
+ * announced: memories whose job a flushed or restarted Redis lost, retries whose backoff is over,
+ * and claims of a worker that died (no heartbeat for `stuckAfterMs`). Claims are fenced by their
+ * attempt count, so several workers never both store a result for one memory.
  */
 export class EmbeddingWorker {
-  readonly counters: WorkerCounters = { batches: 0, ready: 0, failed: 0, retrying: 0, duplicates: 0 };
-  private readonly inflight = new Set<Promise<void>>();
+  readonly counters: WorkerCounters = { batches: 0, ready: 0, duplicates: 0, failed: 0, retrying: 0, lost: 0, released: 0 };
+  private readonly inflight = new Map<number, { rows: MemoryRow[]; task: Promise<void> }>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private batchSeq = 0;
   private flushTimer?: NodeJS.Timeout;
   private sweepTimer?: NodeJS.Timeout;
-  private draining = false;
+  private heartbeatTimer?: NodeJS.Timeout;
+  private draining?: Promise<void>;
+  private drainAgain = false;
   private stopped = false;
 
   constructor(
     private readonly deps: IngestionDeps,
     private readonly settings: WorkerSettings,
+    private readonly onBatch?: (result: BatchResult) => void,
   ) {}
 
-  start(): void {
-    this.sweepTimer = setInterval(() => void this.drain(), this.settings.reconcileIntervalMs);
-    void this.drain();
+  get inFlight(): number {
+    return this.inflight.size;
   }
 
-  /** Work has arrived; batch whatever else arrives within batchWaitMs. */
+  /** Sweeps at once (a restarted worker resumes where the dead one stopped), then on the interval. */
+  start(): void {
+    this.sweepTimer = setInterval(() => void this.sweep(), this.settings.reconcileIntervalMs);
+    this.heartbeatTimer = setInterval(() => void this.heartbeat(), Math.max(250, Math.floor(this.settings.stuckAfterMs / 3)));
+    void this.sweep();
+  }
+
+  /** Work has arrived: claim it after batchWaitMs, with whatever else arrives meanwhile. */
   notify(): void {
     if (this.stopped || this.flushTimer) return;
     this.flushTimer = setTimeout(() => {
@@ -50,45 +72,128 @@ export class EmbeddingWorker {
     }, this.settings.batchWaitMs);
   }
 
-  /** Claims and embeds batches until nothing is waiting or every slot is busy. */
-  async drain(): Promise<void> {
-    if (this.draining || this.stopped) return;
-    this.draining = true;
+  /** The reconciler: ends memories whose every attempt died with its worker, then claims what is due. */
+  async sweep(): Promise<void> {
+    if (this.stopped) return;
     try {
-      while (!this.stopped && this.inflight.size < this.settings.concurrency) {
-        const rows = await embeddingQueueRepository.claim(this.deps.db, this.settings.batchSize, this.settings.stuckAfterMs);
-        if (rows.length === 0) break;
-        const task: Promise<void> = embedBatch(this.deps, rows)
-          .then((r) => this.count(r))
-          .catch((err: Error) => {
-            this.deps.logger.error('embedding batch crashed', { error: err.message });
-          })
-          .finally(() => {
-            this.inflight.delete(task);
-            if (!this.stopped) void this.drain();
-          });
-        this.inflight.add(task);
-      }
+      const abandoned = await embeddingQueueRepository.failAbandoned(this.deps.db, this.settings.stuckAfterMs, this.deps.maxAttempts);
+      if (abandoned) this.deps.logger.warn('memories failed: their worker died on every attempt', { memories: abandoned });
+      await embeddingBatchesRepository.prune(this.deps.db);
     } catch (err) {
-      this.deps.logger.warn('embedding claim failed', { error: (err as Error).message });
-    } finally {
-      this.draining = false;
+      this.deps.logger.warn('embedding sweep failed', { error: (err as Error).message });
     }
+    await this.drain();
   }
 
-  private count(r: BatchResult): void {
+  /** Claims and starts batches while slots are free and work is waiting. Concurrent calls share one pass. */
+  drain(): Promise<void> {
+    if (this.draining) {
+      this.drainAgain = true;
+      return this.draining;
+    }
+    this.draining = this.drainLoop().finally(() => {
+      this.draining = undefined;
+    });
+    return this.draining;
+  }
+
+  private async drainLoop(): Promise<void> {
+    do {
+      this.drainAgain = false;
+      while (!this.stopped && this.inflight.size < this.settings.concurrency) {
+        let rows: MemoryRow[];
+        try {
+          rows = await embeddingQueueRepository.claim(this.deps.db, {
+            limit: this.settings.batchSize,
+            stuckAfterMs: this.settings.stuckAfterMs,
+            maxAttempts: this.deps.maxAttempts,
+          });
+        } catch (err) {
+          this.deps.logger.warn('embedding claim failed; the next sweep tries again', { error: (err as Error).message });
+          return;
+        }
+        if (rows.length === 0) break;
+        this.run(rows);
+      }
+    } while (this.drainAgain && !this.stopped);
+  }
+
+  private run(rows: MemoryRow[]): void {
+    const id = ++this.batchSeq;
+    const task = embedBatch(this.deps, rows)
+      .then((r) => this.settled(r))
+      .catch((err: Error) => {
+        // Typically the database went away: the claims go stale and another sweep takes them.
+        this.deps.logger.error('embedding batch crashed; its memories are retried when their claims go stale', {
+          error: err.message,
+          memory_ids: rows.map((r) => r.id),
+        });
+      })
+      .finally(() => {
+        this.inflight.delete(id);
+        if (!this.stopped) void this.drain();
+      });
+    this.inflight.set(id, { rows, task });
+  }
+
+  private settled(r: BatchResult): void {
     this.counters.batches++;
     this.counters.ready += r.ready;
+    this.counters.duplicates += r.duplicates;
     this.counters.failed += r.failed;
     this.counters.retrying += r.retrying;
-    this.counters.duplicates += r.duplicates;
+    this.counters.lost += r.lost;
+    this.onBatch?.(r);
+    // Wake up for the retry rather than waiting for the next sweep.
+    if (r.retryAt && !this.stopped) this.wakeAt(r.retryAt);
   }
 
-  /** Claims nothing new and lets batches in flight finish (their rows end ready, pending or failed). */
-  async stop(): Promise<void> {
+  private wakeAt(when: Date): void {
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        void this.drain();
+      },
+      Math.max(0, when.getTime() - Date.now()) + 10,
+    );
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  /** Long batches keep their claims: the rows' stuck deadline moves while this worker lives. */
+  private async heartbeat(): Promise<void> {
+    const rows = [...this.inflight.values()].flatMap((b) => b.rows);
+    await embeddingQueueRepository.heartbeat(this.deps.db, rows).catch((err: Error) => {
+      this.deps.logger.warn('embedding heartbeat failed', { error: err.message });
+    });
+  }
+
+  /**
+   * Claims nothing new and waits up to `drainMs` for batches in flight; claims still held after
+   * that are given back (pending at once, for another worker), and a late outcome is discarded by
+   * the fence. The heartbeat runs until the end, so a long drain is not mistaken for a death.
+   */
+  async stop(drainMs = Number.POSITIVE_INFINITY): Promise<void> {
     this.stopped = true;
-    if (this.sweepTimer) clearInterval(this.sweepTimer);
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    await Promise.allSettled([...this.inflight]);
+    clearInterval(this.sweepTimer);
+    clearTimeout(this.flushTimer);
+    for (const t of this.timers) clearTimeout(t);
+    await this.draining;
+    let timer: NodeJS.Timeout | undefined;
+    const drained = await Promise.race([
+      Promise.allSettled([...this.inflight.values()].map((b) => b.task)).then(() => true),
+      ...(Number.isFinite(drainMs) ? [new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), drainMs)))] : []),
+    ]);
+    clearTimeout(timer);
+    clearInterval(this.heartbeatTimer);
+    if (drained) return;
+    const rows = [...this.inflight.values()].flatMap((b) => b.rows);
+    try {
+      await embeddingQueueRepository.release(this.deps.db, rows);
+      this.counters.released += rows.length;
+      this.deps.logger.warn('released memories still embedding at shutdown', { memory_ids: rows.map((r) => r.id) });
+    } catch (err) {
+      this.deps.logger.warn('could not release embedding claims; they are retried when they go stale', { error: (err as Error).message });
+    }
   }
 }

@@ -1,4 +1,6 @@
+import os from 'node:os';
 import type { Config } from '@ams/core';
+import type { IngestionDeps } from './embed-batch';
 import type { WorkerSettings } from './embedding-worker';
 
 export const workerSettings = (config: Config): WorkerSettings => ({
@@ -7,4 +9,11 @@ export const workerSettings = (config: Config): WorkerSettings => ({
   batchWaitMs: config.embeddingWorker.batchWaitMs,
   stuckAfterMs: config.embeddingWorker.stuckAfterMs,
   reconcileIntervalMs: config.embeddingWorker.reconcileIntervalMs,
+});
+
+/** The retry policy and this process's name, for IngestionDeps. */
+export const ingestionPolicy = (config: Config): Pick<IngestionDeps, 'maxAttempts' | 'retryBaseMs' | 'workerId'> => ({
+  maxAttempts: config.embeddingWorker.maxAttempts,
+  retryBaseMs: config.embeddingWorker.retryBaseMs,
+  workerId: `${os.hostname()}:${process.pid}`,
 });

@@ -13,12 +13,15 @@ export async function recordEvent(
   type: EventType,
   data: Record<string, unknown>,
 ): Promise<string[]> {
-  const { deliveryIds } = await webhookDeliveriesRepository.recordEvent(trx, {
-    accountId,
-    type,
-    data,
-    eventId: crypto.randomUUID(),
-    createdAt: new Date(),
-  });
-  return deliveryIds;
+  return recordEvents(trx, accountId, type, [data]);
+}
+
+/** recordEvent for many events of one type (a batch), in one statement. */
+export async function recordEvents(trx: Knex, accountId: string, type: EventType, data: Array<Record<string, unknown>>): Promise<string[]> {
+  const createdAt = new Date();
+  const recorded = await webhookDeliveriesRepository.recordEvents(
+    trx,
+    data.map((d) => ({ accountId, type, data: d, eventId: crypto.randomUUID(), createdAt })),
+  );
+  return recorded.map((r) => r.deliveryId);
 }

@@ -1,15 +1,20 @@
 import { ConfigError, createLogger, loadConfig } from '@ams/core';
-import { createDatabase, embeddingQueueRepository, migrateLatest } from '@ams/db';
+import { createDatabase, migrateLatest } from '@ams/db';
 import { createEmbedder } from '@ams/embeddings';
-import { EmbeddingWorker, workerSettings } from '@ams/ingestion';
-import { EmbeddingJob, JobQueue, QUEUES, WebhookJob } from '@ams/jobs';
-import { startMetricsServer } from './metrics';
-
-const SHUTDOWN_GRACE_MS = 30_000;
+import { createEmbeddingQueue, EmbeddingWorker, ingestionPolicy, workerSettings } from '@ams/ingestion';
+import { createWebhookQueue, enqueueDelivery } from '@ams/webhooks';
+import { serveMetrics, workerMetrics } from './metrics';
 
 /**
- * The embedding worker process: `embedding` queue jobs wake it, it claims pending memories from
- * PostgreSQL in batches, embeds each batch in one model call, and records embedding.completed.
+ * Batches in flight get this long to finish on SIGTERM; claims still held then are handed back
+ * for another worker. Under Docker's default 10 s stop timeout, so shutdown stays graceful.
+ */
+const DRAIN_MS = 8_000;
+
+/**
+ * The embedding worker process: `embedding` queue jobs wake it; it claims pending memories from
+ * PostgreSQL in batches, embeds each batch in one model call and records embedding.completed.
+ * A sweep of the database recovers whatever a lost job or a dead worker left.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -20,39 +25,50 @@ async function main(): Promise<void> {
   const db = await createDatabase(config);
   await migrateLatest(db.knex);
   const embedder = await createEmbedder(config.embedding, logger);
-  const webhooks = new JobQueue<WebhookJob>(QUEUES.webhooks, { redisUrl: config.redisUrl, prefix: config.redisKeyPrefix, isWorker: false, logger });
+  const queueOptions = { redisUrl: config.redisUrl, prefix: config.redisKeyPrefix, logger };
+  const webhooks = createWebhookQueue({ ...queueOptions, isWorker: false });
+
+  // Scrapes read the worker, which is made next (metrics first: the worker reports to them).
+  const metrics = workerMetrics(db.knex, () => worker);
   const worker = new EmbeddingWorker(
     {
       db: db.knex,
       embedder,
       logger,
-      maxAttempts: config.embeddingWorker.maxAttempts,
-      onDeliveries: (accountId, ids) => ids.forEach((deliveryId) => void webhooks.enqueue(deliveryId, { accountId, deliveryId })),
+      ...ingestionPolicy(config),
+      onDeliveries: (accountId, ids) => ids.forEach((id) => void enqueueDelivery(webhooks, accountId, id)),
     },
     workerSettings(config),
+    (batch) => metrics.observeBatch(batch),
   );
-  const queue = new JobQueue<EmbeddingJob>(QUEUES.embedding, { redisUrl: config.redisUrl, prefix: config.redisKeyPrefix, isWorker: true, logger });
-  // A job only says "work is waiting": the database row is the truth and the batch claims it.
-  queue.process(config.embeddingWorker.concurrency * config.embeddingWorker.batchSize, async () => worker.notify());
+  const queue = createEmbeddingQueue({ ...queueOptions, isWorker: true });
+  // A job only says "work is waiting": the batch claims the rows. Enough concurrency that a whole
+  // batch's jobs are taken at once and share the batch wait.
+  const { concurrency, batchSize, metricsPort } = config.embeddingWorker;
+  queue.process(concurrency * batchSize, async () => worker.notify());
   worker.start();
-  const metrics = startMetricsServer(config.embeddingWorker.metricsPort, config.host, async () => ({
-    waiting: (await embeddingQueueRepository.backlog(db.knex)).waiting,
-    counters: worker.counters,
-  }));
-  metrics.on('error', (err) => logger.warn('metrics server unavailable', { error: err.message }));
-  logger.info('embedding worker started', { model: embedder.model, concurrency: config.embeddingWorker.concurrency, batch_size: config.embeddingWorker.batchSize });
+  const server = metricsPort > 0 ? serveMetrics(metrics.registry, metricsPort, config.host) : undefined;
+  server?.on('error', (err) => logger.warn('metrics server unavailable', { port: metricsPort, error: err.message }));
+  logger.info('embedding worker started', {
+    model: embedder.model,
+    concurrency,
+    batch_size: batchSize,
+    batch_wait_ms: config.embeddingWorker.batchWaitMs,
+    metrics: server ? `http://${config.host}:${metricsPort}/metrics` : 'off',
+  });
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info('shutting down', { signal });
-    setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
-    await queue.close(5_000);
-    await worker.stop();
-    await webhooks.close(5_000);
-    metrics.close();
+    logger.info('shutting down', { signal, batches_in_flight: worker.inFlight });
+    setTimeout(() => process.exit(1), DRAIN_MS + 5_000).unref();
+    // The queue stops taking jobs at once (its handler returns at once, so nothing waits there).
+    await Promise.all([queue.close(1_000), worker.stop(DRAIN_MS)]);
+    await webhooks.close(1_000);
+    server?.close();
     await db.close();
+    logger.info('stopped');
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
@@ -60,6 +76,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  process.stderr.write(`${err instanceof ConfigError ? err.message : (err as Error).stack ?? String(err)}\n`);
+  process.stderr.write(`${err instanceof ConfigError ? err.message : ((err as Error).stack ?? String(err))}\n`);
   process.exit(1);
 });

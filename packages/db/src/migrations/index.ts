@@ -4,6 +4,7 @@ import { projectsAndSessions } from './20261122_002_projects_sessions';
 import { memoriesAndEntities } from './20261122_003_memories_entities';
 import { decisionsAndPatterns } from './20261122_004_decisions_patterns';
 import { webhooksAndSearchEvents } from './20261122_005_webhooks_search_events';
+import { embeddingQueue } from './20261123_006_embedding_queue';
 
 /** Listed explicitly (not globbed) so tsx, jest and a bundled build all see the same set, in order. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -12,5 +13,6 @@ export const MIGRATIONS: readonly Migration[] = [
   memoriesAndEntities,
   decisionsAndPatterns,
   webhooksAndSearchEvents,
+  embeddingQueue,
 ];
 export type { Migration };

@@ -89,6 +89,8 @@ export const entitiesRepository = {
   /**
    * Same name (case-insensitive) and type is the same entity: one statement returns the ids of
    * existing and new ones alike (the no-op update makes RETURNING include the existing rows).
+   * Rows are taken in one fixed order, so concurrent creates naming the same entities lock them
+   * in the same order and cannot deadlock.
    */
   async upsertMany(
     db: Knex,
@@ -98,7 +100,9 @@ export const entitiesRepository = {
     if (items.length === 0) return [];
     const { rows } = await db.raw(
       `INSERT INTO entities (account_id, name, entity_type)
-       SELECT ?, x.name, x.entity_type FROM jsonb_to_recordset(?::jsonb) AS x(name text, entity_type text)
+       SELECT DISTINCT ON (x.entity_type, lower(x.name)) ?, x.name, x.entity_type
+         FROM jsonb_to_recordset(?::jsonb) AS x(name text, entity_type text)
+        ORDER BY x.entity_type, lower(x.name), x.name
        ON CONFLICT (account_id, entity_type, lower(name)) WHERE deleted_at IS NULL
        DO UPDATE SET updated_at = entities.updated_at
        RETURNING id, name, entity_type`,

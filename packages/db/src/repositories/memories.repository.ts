@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { byScore, explainNearest, nearestNeighbours } from '../nearest';
 import { Page, PageParams, paginate } from '../pagination';
 
 export const MEMORY_TYPES = ['fact', 'event', 'insight', 'task', 'preference', 'entity_reference', 'system'] as const;
@@ -28,6 +29,8 @@ export interface MemoryRow {
   embedding_attempts: number;
   dedup_threshold: number | null;
   webhook_url: string | null;
+  /** A v2 create set aside because its embedding matched this memory (dedup). */
+  duplicate_of: string | null;
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
@@ -36,8 +39,11 @@ export interface MemoryRow {
 export const MEMORY_COLUMNS = [
   'account_id', 'id', 'agent_id', 'content', 'metadata', 'memory_type', 'visibility', 'importance', 'tier',
   'tier_explicit', 'archived', 'session_id', 'project_id', 'client_id', 'embedding_model', 'embedding_status',
-  'embedding_error', 'embedding_attempts', 'dedup_threshold', 'webhook_url', 'created_at', 'updated_at', 'deleted_at',
+  'embedding_error', 'embedding_attempts', 'dedup_threshold', 'webhook_url', 'duplicate_of', 'created_at', 'updated_at', 'deleted_at',
 ].map((c) => `memories.${c}`);
+
+/** The same columns unqualified, for RETURNING. */
+export const MEMORY_RETURNING = MEMORY_COLUMNS.map((c) => c.replace('memories.', ''));
 
 export interface NewMemory {
   accountId: string;
@@ -135,19 +141,8 @@ function applyMetadataCondition(q: Knex.QueryBuilder, c: MetadataCondition): voi
   }
 }
 
-/** The index-ordered top-k query; also what explainSemantic shows the plan of. */
-function semanticQuery(db: Knex, f: SearchFilters, vector: string, k: number): Knex.QueryBuilder {
-  return searchable(db, f)
-    .where('memories.embedding_model', f.embeddingModel)
-    .select('memories.id', db.raw('1 - (memories.embedding <=> ?::vector) AS score', [vector]))
-    .orderByRaw('memories.embedding <=> ?::vector', [vector])
-    .limit(k);
-}
-
-async function setIterativeScan(trx: Knex, k: number): Promise<void> {
-  await trx.raw('SET LOCAL hnsw.iterative_scan = relaxed_order');
-  await trx.raw(`SET LOCAL hnsw.ef_search = ${Math.min(1000, Math.max(40, k * 2))}`);
-}
+/** Searchable rows embedded with the query's model: the semantic leg's candidate set. */
+const semanticSet = (f: SearchFilters) => (db: Knex) => searchable(db, f).where('memories.embedding_model', f.embeddingModel);
 
 /** Live, searchable (embedded with the current model) memories matching every filter. */
 function searchable(db: Knex, f: SearchFilters): Knex.QueryBuilder {
@@ -195,7 +190,7 @@ export const memoriesRepository = {
           webhook_url: m.webhookUrl ?? null,
         })),
       )
-      .returning(MEMORY_COLUMNS.map((c) => c.replace('memories.', '')));
+      .returning(MEMORY_RETURNING);
   },
 
   async findLive(db: Knex, accountId: string, id: string): Promise<MemoryRow | undefined> {
@@ -263,7 +258,7 @@ export const memoriesRepository = {
       .where({ account_id: accountId, id })
       .whereNull('deleted_at')
       .update(set)
-      .returning(MEMORY_COLUMNS.map((c) => c.replace('memories.', '')));
+      .returning(MEMORY_RETURNING);
     return row as MemoryRow | undefined;
   },
 
@@ -272,7 +267,7 @@ export const memoriesRepository = {
       .where({ account_id: accountId, id })
       .whereNull('deleted_at')
       .update({ deleted_at: db.fn.now(), updated_at: db.fn.now() })
-      .returning(MEMORY_COLUMNS.map((c) => c.replace('memories.', '')));
+      .returning(MEMORY_RETURNING);
     return row as MemoryRow | undefined;
   },
 
@@ -281,7 +276,7 @@ export const memoriesRepository = {
       .where({ account_id: accountId, id })
       .whereNotNull('deleted_at')
       .update({ deleted_at: null, updated_at: db.fn.now() })
-      .returning(MEMORY_COLUMNS.map((c) => c.replace('memories.', '')));
+      .returning(MEMORY_RETURNING);
     return row as MemoryRow | undefined;
   },
 
@@ -305,39 +300,14 @@ export const memoriesRepository = {
     return row ? { id: row.id, similarity: Number(row.similarity) } : undefined;
   },
 
-  /**
-   * Top-k by cosine similarity through the HNSW index (memories_embedding_hnsw_idx). Iterative
-   * scans (pgvector ≥ 0.8) keep walking the graph until enough rows pass the filters; relaxed order
-   * means the caller re-sorts. When that still returns fewer than k, the filter is selective: an
-   * exact scan over the (index-filtered) rows is then both cheap and complete.
-   */
+  /** Top-k by cosine similarity: the filtered HNSW scan with its exact fallback (see nearestNeighbours). */
   async semanticCandidates(db: Knex, f: SearchFilters, vector: string, k: number): Promise<Candidate[]> {
-    const viaIndex: Candidate[] = await db.transaction(async (trx) => {
-      await setIterativeScan(trx, k);
-      return semanticQuery(trx, f, vector, k);
-    });
-    if (viaIndex.length >= k) return sortByScore(viaIndex);
-    // MATERIALIZED keeps the planner from turning this back into an index-ordered scan.
-    const exact: Candidate[] = await db
-      .withMaterialized(
-        'filtered',
-        searchable(db, f).where('memories.embedding_model', f.embeddingModel).select('memories.id', 'memories.embedding'),
-      )
-      .from('filtered')
-      .select('id', db.raw('1 - (embedding <=> ?::vector) AS score', [vector]))
-      .orderByRaw('embedding <=> ?::vector', [vector])
-      .limit(k);
-    return sortByScore(exact);
+    return nearestNeighbours(db, 'memories', semanticSet(f), vector, k);
   },
 
   /** The plan PostgreSQL picks for the semantic query (operators check the HNSW index is used). */
   async explainSemantic(db: Knex, f: SearchFilters, vector: string, k: number): Promise<string> {
-    return db.transaction(async (trx) => {
-      await setIterativeScan(trx, k);
-      const { sql, bindings } = semanticQuery(trx, f, vector, k).toSQL();
-      const { rows } = await trx.raw(`EXPLAIN ${sql}`, bindings);
-      return (rows as Array<{ 'QUERY PLAN': string }>).map((r) => r['QUERY PLAN']).join('\n');
-    });
+    return explainNearest(db, 'memories', semanticSet(f), vector, k);
   },
 
   /** PostgreSQL full text (GIN on content_tsv); ts_rank_cd normalised to 0..1 (rank / (rank + 1)). */
@@ -348,7 +318,7 @@ export const memoriesRepository = {
       .select('memories.id', db.raw('ts_rank_cd(memories.content_tsv, q, 32) AS score'))
       .orderBy([{ column: 'score', order: 'desc' }, { column: 'memories.created_at', order: 'desc' }])
       .limit(k);
-    return sortByScore(rows);
+    return byScore(rows);
   },
 
   /**
@@ -370,86 +340,6 @@ export const memoriesRepository = {
       .select('memories.id', db.raw('sum(l.relevance_score) AS score'))
       .orderBy('score', 'desc')
       .limit(k);
-    return sortByScore(rows);
+    return byScore(rows);
   },
 };
-
-function sortByScore(rows: Candidate[]): Candidate[] {
-  return rows.map((r) => ({ id: r.id, score: Number(r.score) })).sort((a, b) => b.score - a.score);
-}
-
-const RETURNING = MEMORY_COLUMNS.map((c) => c.replace('memories.', ''));
-
-/** The asynchronous ingestion path: claim, complete or fail embeddings (memories_embedding_pending_idx). */
-export const embeddingQueueRepository = {
-  /**
-   * Claims up to `limit` memories waiting for an embedding, or stuck in processing for longer than
-   * `stuckAfterMs` (a worker died). SKIP LOCKED lets several workers claim at once; each claim
-   * counts as an attempt. With `ids`, only those.
-   */
-  async claim(db: Knex, limit: number, stuckAfterMs: number, ids?: string[]): Promise<MemoryRow[]> {
-    const only = ids ? 'AND id = ANY (?::uuid[])' : '';
-    const { rows } = await db.raw(
-      `UPDATE memories m
-          SET embedding_status = 'processing', embedding_started_at = now(),
-              embedding_attempts = m.embedding_attempts + 1, updated_at = now()
-        WHERE (m.account_id, m.id) IN (
-          SELECT account_id, id FROM memories
-           WHERE deleted_at IS NULL
-             AND (embedding_status = 'pending'
-                  OR (embedding_status = 'processing' AND embedding_started_at < now() - (? * interval '1 millisecond')))
-             ${only}
-           ORDER BY updated_at
-           LIMIT ? FOR UPDATE SKIP LOCKED)
-       RETURNING ${RETURNING.map((c) => `m.${c}`).join(', ')}`,
-      [stuckAfterMs, ...(ids ? [ids] : []), limit],
-    );
-    return rows as MemoryRow[];
-  },
-
-  /** Stores the vector if this claim still holds (another worker may have re-claimed a stuck row). */
-  async complete(db: Knex, row: MemoryRow, vector: string, model: string): Promise<MemoryRow | undefined> {
-    const [done] = await db('memories')
-      .where({ account_id: row.account_id, id: row.id, embedding_status: 'processing', embedding_attempts: row.embedding_attempts })
-      .update({ embedding: vector, embedding_model: model, embedding_status: 'ready', embedding_error: null, updated_at: db.fn.now() })
-      .returning(RETURNING);
-    return done as MemoryRow | undefined;
-  },
-
-  /** A v2 create that asked for dedup and matched `duplicateOf`: soft-deleted (recoverable), with the reason. */
-  async setAsideAsDuplicate(db: Knex, row: MemoryRow, duplicateOf: string): Promise<void> {
-    await db('memories')
-      .where({ account_id: row.account_id, id: row.id })
-      .update({ deleted_at: db.fn.now(), embedding_error: `duplicate of ${duplicateOf}`, updated_at: db.fn.now() });
-  },
-
-  /** Back to pending for another attempt, or failed for good with the error. */
-  async fail(db: Knex, row: MemoryRow, error: string, final: boolean): Promise<void> {
-    await db('memories')
-      .where({ account_id: row.account_id, id: row.id, embedding_status: 'processing' })
-      .update({ embedding_status: final ? 'failed' : 'pending', embedding_error: error.slice(0, 1000), updated_at: db.fn.now() });
-  },
-
-  /** A failed memory starts over. */
-  async retry(db: Knex, accountId: string, id: string): Promise<MemoryRow | undefined> {
-    const [row] = await db('memories')
-      .where({ account_id: accountId, id, embedding_status: 'failed' })
-      .whereNull('deleted_at')
-      .update({ embedding_status: 'pending', embedding_attempts: 0, embedding_error: null, updated_at: db.fn.now() })
-      .returning(RETURNING);
-    return row as MemoryRow | undefined;
-  },
-
-  /** Waiting work and the completion rate over the last minute, for estimates and metrics. */
-  async backlog(db: Knex): Promise<{ waiting: number; completedLastMinute: number }> {
-    const { rows } = await db.raw(
-      `SELECT count(*) FILTER (WHERE embedding_status IN ('pending', 'processing')) AS waiting,
-              count(*) FILTER (WHERE embedding_status = 'ready' AND updated_at > now() - interval '1 minute'
-                               AND embedding_attempts > 0) AS done
-         FROM memories WHERE embedding_status IN ('pending', 'processing')
-            OR (embedding_status = 'ready' AND updated_at > now() - interval '1 minute')`,
-    );
-    return { waiting: Number(rows[0].waiting), completedLastMinute: Number(rows[0].done) };
-  },
-};
-

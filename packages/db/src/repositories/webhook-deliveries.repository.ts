@@ -43,6 +43,22 @@ export interface RecordedEvent {
   deliveryIds: string[];
 }
 
+export interface OutboxEvent {
+  accountId: string;
+  type: EventType;
+  data: Record<string, unknown>;
+  eventId: string;
+  createdAt: Date;
+}
+
+export interface RecordedDelivery {
+  accountId: string;
+  deliveryId: string;
+}
+
+/** The body every receiver gets, stored as sent. */
+const payloadOf = (e: OutboxEvent) => ({ id: e.eventId, type: e.type, created_at: e.createdAt.toISOString(), data: e.data });
+
 /** The row while this claim still holds it (see claimDue). */
 const claimed = (db: Knex, d: DeliveryRow) =>
   db('webhook_deliveries').where({ account_id: d.account_id, id: d.id, status: 'delivering', locked_until: d.locked_until });
@@ -54,34 +70,35 @@ export const webhookDeliveriesRepository = {
   /**
    * The transactional outbox: call with the transaction that makes the change. Writes one pending
    * delivery per enabled webhook of the account subscribed to the event (empty event_types = all),
-   * all sharing one event id. One statement, whatever the number of webhooks.
+   * all sharing one event id.
    */
-  async recordEvent(
-    trx: Knex,
-    e: { accountId: string; type: EventType; data: Record<string, unknown>; eventId: string; createdAt: Date },
-  ): Promise<RecordedEvent> {
-    const payload = { id: e.eventId, type: e.type, created_at: e.createdAt.toISOString(), data: e.data };
-    const { rows } = await trx.raw(
-      `INSERT INTO webhook_deliveries (account_id, webhook_id, event_id, event_type, payload)
-       SELECT w.account_id, w.id, ?, ?, ?::jsonb
-         FROM webhooks w
-        WHERE w.account_id = ? AND w.enabled AND (cardinality(w.event_types) = 0 OR ? = ANY (w.event_types))
-       RETURNING id`,
-      [e.eventId, e.type, JSON.stringify(payload), e.accountId, e.type],
-    );
-    return { eventId: e.eventId, deliveryIds: (rows as Array<{ id: string }>).map((r) => r.id) };
+  async recordEvent(trx: Knex, e: OutboxEvent): Promise<RecordedEvent> {
+    const recorded = await webhookDeliveriesRepository.recordEvents(trx, [e]);
+    return { eventId: e.eventId, deliveryIds: recorded.map((r) => r.deliveryId) };
   },
 
-  /** A v2 create's one-shot `webhook_url` notification: a delivery with a target URL and no webhook. */
-  async recordOneShot(
-    trx: Knex,
-    e: { accountId: string; type: EventType; data: Record<string, unknown>; eventId: string; createdAt: Date; url: string },
-  ): Promise<string> {
-    const payload = { id: e.eventId, type: e.type, created_at: e.createdAt.toISOString(), data: e.data };
-    const [row] = await trx('webhook_deliveries')
-      .insert({ account_id: e.accountId, target_url: e.url, event_id: e.eventId, event_type: e.type, payload })
-      .returning('id');
-    return (row as { id: string }).id;
+  /** recordEvent for many events (of any accounts) in one statement, whatever their number and the webhooks'. */
+  async recordEvents(trx: Knex, events: OutboxEvent[]): Promise<RecordedDelivery[]> {
+    if (events.length === 0) return [];
+    const { rows } = await trx.raw(
+      `INSERT INTO webhook_deliveries (account_id, webhook_id, event_id, event_type, payload)
+       SELECT w.account_id, w.id, e.event_id, e.type, e.payload
+         FROM jsonb_to_recordset(?::jsonb) AS e(account_id uuid, event_id uuid, type text, payload jsonb)
+         JOIN webhooks w ON w.account_id = e.account_id
+        WHERE w.enabled AND (cardinality(w.event_types) = 0 OR e.type = ANY (w.event_types))
+       RETURNING account_id, id`,
+      [JSON.stringify(events.map((e) => ({ account_id: e.accountId, event_id: e.eventId, type: e.type, payload: payloadOf(e) })))],
+    );
+    return (rows as Array<{ account_id: string; id: string }>).map((r) => ({ accountId: r.account_id, deliveryId: r.id }));
+  },
+
+  /** A v2 create's one-shot `webhook_url` notifications: deliveries with a target URL and no webhook. */
+  async recordOneShots(trx: Knex, events: Array<OutboxEvent & { url: string }>): Promise<RecordedDelivery[]> {
+    if (events.length === 0) return [];
+    const rows: Array<{ account_id: string; id: string }> = await trx('webhook_deliveries')
+      .insert(events.map((e) => ({ account_id: e.accountId, target_url: e.url, event_id: e.eventId, event_type: e.type, payload: payloadOf(e) })))
+      .returning(['account_id', 'id']);
+    return rows.map((r) => ({ accountId: r.account_id, deliveryId: r.id }));
   },
 
   /**

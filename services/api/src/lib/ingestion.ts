@@ -1,39 +1,43 @@
 import type { Config, Logger } from '@ams/core';
 import type { Database } from '@ams/db';
 import type { Embedder } from '@ams/embeddings';
-import { EmbeddingWorker, workerSettings } from '@ams/ingestion';
-import { EmbeddingJob, JobQueue, QUEUES } from '@ams/jobs';
+import { createEmbeddingQueue, EmbeddingWorker, enqueueEmbedding, ingestionPolicy, workerSettings } from '@ams/ingestion';
+import type { EmbeddingJob, JobQueue } from '@ams/jobs';
 import type { RedisConnection } from './redis';
 
+/** Batches in flight get this long to finish when the API stops (inside its shutdown grace). */
+const DRAIN_MS = 5_000;
+
 export interface Ingestion {
+  /** AppContext.ingestion.submit: the job id, or null when no queue could take the job. */
   submit(accountId: string, memoryId: string): Promise<string | null>;
   close(): Promise<void>;
 }
 
 /**
- * Split mode: a job per memory on the `embedding` queue (job id = memory id), or null while Redis
- * is away so the request embeds inline. Embedded mode: the worker runs in this process, fed by
- * notifications and its own sweep of the database; its job id is the memory id too.
+ * Split mode (REDIS_URL set): one `embedding` job per memory for the worker processes (job id =
+ * memory id), or null while Redis is away, so the request embeds inline. Embedded mode: the worker
+ * runs in this process, woken directly and polling the database; its job id is the memory id too.
  */
 export function createIngestion(
   config: Config,
-  deps: { db: Database; logger: Logger; embedder: Embedder; redis?: RedisConnection; webhookDispatch?: (a: string, ids: string[]) => void },
+  deps: { db: Database; logger: Logger; embedder: Embedder; redis?: RedisConnection; webhookDispatch?: (accountId: string, ids: string[]) => void },
 ): Ingestion {
   if (config.redisUrl) {
     const redisUrl = config.redisUrl;
-    // Created on first use while Redis is up: a queue made while Redis is away keeps reconnecting forever.
+    // Made on first use while Redis is up: Bee-Queue made while Redis is away keeps reconnecting forever.
     let queue: JobQueue<EmbeddingJob> | undefined;
     return {
       submit: async (accountId, memoryId) => {
         if (!deps.redis?.isReady()) return null;
-        queue ??= new JobQueue<EmbeddingJob>(QUEUES.embedding, { redisUrl, prefix: config.redisKeyPrefix, isWorker: false, logger: deps.logger });
-        return (await queue.enqueue(memoryId, { accountId, memoryId })) ? memoryId : null;
+        queue ??= createEmbeddingQueue({ redisUrl, prefix: config.redisKeyPrefix, logger: deps.logger, isWorker: false });
+        return (await enqueueEmbedding(queue, accountId, memoryId)) ? memoryId : null;
       },
-      close: async () => queue?.close(),
+      close: async () => queue?.close(1_000),
     };
   }
   const worker = new EmbeddingWorker(
-    { db: deps.db.knex, embedder: deps.embedder, logger: deps.logger, maxAttempts: config.embeddingWorker.maxAttempts, onDeliveries: deps.webhookDispatch },
+    { db: deps.db.knex, embedder: deps.embedder, logger: deps.logger, ...ingestionPolicy(config), onDeliveries: deps.webhookDispatch },
     workerSettings(config),
   );
   worker.start();
@@ -42,6 +46,6 @@ export function createIngestion(
       worker.notify();
       return memoryId;
     },
-    close: () => worker.stop(),
+    close: () => worker.stop(DRAIN_MS),
   };
 }

@@ -58,20 +58,61 @@ describe('POST /v2/context/build', () => {
     }
   });
 
+  it('fills the budget exactly: the context is the longest word-aligned prefix of the full one that fits', async () => {
+    const full = (await build({ query: 'kafka consumer lag alert', agent_id: 'ctx', threshold: 0 })).body.context as string;
+    for (let maxTokens = 1; maxTokens * 4 < full.length + 8; maxTokens += 3) {
+      const budget = maxTokens * 4;
+      const { context, memories_used } = (await build({ query: 'kafka consumer lag alert', agent_id: 'ctx', threshold: 0, max_tokens: maxTokens })).body;
+      expect(full.startsWith(context)).toBe(true);
+      expect(context.length).toBeLessThanOrEqual(budget);
+      expect(memories_used).toBe(context ? context.split('\n').length - 1 : 0);
+      const rest = full.slice(context.length);
+      if (rest) {
+        // The smallest extension that adds one more word of some memory's content does not fit.
+        const next = rest.match(/^(Relevant memories:)?(\n\d+\. \[[^\]]*\] )?\s*\S+/)![0];
+        expect(context.length + next.length).toBeGreaterThan(budget);
+      }
+    }
+  });
+
+  it('ranks best first: the order of semantic search', async () => {
+    const query = 'kafka consumer lag alert';
+    const search = await t.request().post('/v1/memories/search').set(bearer(acct.key)).send({ query, agent_id: 'ctx', min_score: 0.2 });
+    const res = await build({ query, agent_id: 'ctx', threshold: 0.2 });
+    const contents = (res.body.context as string).split('\n').slice(1).map((l) => l.replace(/^\d+\. \[[^\]]*\] /, ''));
+    expect(contents).toEqual(search.body.data.map((d: { memory: { content: string } }) => d.memory.content));
+    expect(contents.length).toBeGreaterThan(1);
+  });
+
+  it('leaves out memories still waiting for their embedding, and deleted ones', async () => {
+    const pending = await t.request().post('/v1/memories').set(bearer(acct.key)).send({ agent_id: 'ctx', content: 'Kafka consumer lag pending note' });
+    await t.ctx.db.knex('memories').where({ id: pending.body.id }).update({ embedding_status: 'pending' });
+    const deleted = await t.request().post('/v1/memories').set(bearer(acct.key)).send({ agent_id: 'ctx', content: 'Kafka consumer lag deleted note' });
+    await t.request().delete(`/v1/memories/${deleted.body.id}`).set(bearer(acct.key));
+    const res = await build({ query: 'kafka consumer lag note', agent_id: 'ctx', threshold: 0 });
+    expect(res.body.context).not.toMatch(/pending note|deleted note/);
+  });
+
+  it('needs a key with read scope', async () => {
+    expectError(await t.request().post('/v2/context/build').send({ query: 'x' }), 401, 'unauthorized');
+    const writeOnly = await acct.keyWith(['write']);
+    expectError(await t.request().post('/v2/context/build').set(bearer(writeOnly)).send({ query: 'x' }), 403, 'authorization_error');
+  });
+
   it('limits the number of memories', async () => {
     const res = await build({ query: 'kafka', agent_id: 'ctx', threshold: 0, limit: 1 });
     expect(res.body.memories_used).toBe(1);
   });
 
   it.each([
-    [{}, 'query'],
-    [{ query: ' ' }, 'query'],
-    [{ query: 'x'.repeat(5_001) }, 'query'],
-    [{ query: 'x', limit: 0 }, 'limit'],
-    [{ query: 'x', limit: 51 }, 'limit'],
-    [{ query: 'x', threshold: 1.5 }, 'threshold'],
-    [{ query: 'x', max_tokens: 0 }, 'max_tokens'],
-  ])('rejects %j with 422 on %s', async (body, field) => {
+    ['query', {}],
+    ['query', { query: ' ' }],
+    ['query', { query: 'x'.repeat(5_001) }],
+    ['limit', { query: 'x', limit: 0 }],
+    ['limit', { query: 'x', limit: 51 }],
+    ['threshold', { query: 'x', threshold: 1.5 }],
+    ['max_tokens', { query: 'x', max_tokens: 0 }],
+  ])('rejects a bad %s (case %#) with 422', async (field, body) => {
     expect(expectError(await build(body), 422, 'validation_error').details!.map((d) => d.field)).toContain(field);
   });
 

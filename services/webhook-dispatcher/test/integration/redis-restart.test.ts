@@ -2,47 +2,14 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
-import { ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import knexFactory, { Knex } from 'knex';
 import { createLogger, loadConfig } from '@ams/core';
 import { accountsRepository, webhookDeliveriesRepository, webhooksRepository } from '@ams/db';
 import { JobQueue, QUEUES, WebhookJob } from '@ams/jobs';
 import { startHttpsReceiver, HttpsReceiver } from '../../../../packages/webhooks/test/support/https-receiver';
 import { startDispatcher, stopProcess } from '../support/dispatcher-process';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** A Redis of this test's own, so restarting it disturbs nobody else. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  await waitFor(
-    () =>
-      new Promise((resolve) => {
-        const s = net.connect(port, '127.0.0.1', () => {
-          s.end();
-          resolve(true);
-        });
-        s.on('error', () => resolve(false));
-      }),
-    5_000,
-  );
-  return child;
-}
+import { freePort, startRedis, waitUntil as waitFor } from '../../../../test/support/processes';
 
 /** With the outbox sweep slowed to a minute, only the queue can deliver: this tests the queue path. */
 describe('webhook queue across a Redis restart', () => {
