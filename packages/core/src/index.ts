@@ -3,3 +3,5 @@ export * from './errors';
 export * from './logger';
 export * from './time';
 export { VERSION } from './version';
+export * from './service-process';
+export * from './async';

@@ -1,3 +1,4 @@
+import { allSettledWithin } from '@ams/core';
 import { embeddingBatchesRepository, embeddingQueueRepository, MemoryRow } from '@ams/db';
 import { BatchResult, embedBatch, IngestionDeps } from './embed-batch';
 
@@ -179,12 +180,7 @@ export class EmbeddingWorker {
     clearTimeout(this.flushTimer);
     for (const t of this.timers) clearTimeout(t);
     await this.draining;
-    let timer: NodeJS.Timeout | undefined;
-    const drained = await Promise.race([
-      Promise.allSettled([...this.inflight.values()].map((b) => b.task)).then(() => true),
-      ...(Number.isFinite(drainMs) ? [new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), drainMs)))] : []),
-    ]);
-    clearTimeout(timer);
+    const drained = await allSettledWithin([...this.inflight.values()].map((b) => b.task), drainMs);
     clearInterval(this.heartbeatTimer);
     if (drained) return;
     const rows = [...this.inflight.values()].flatMap((b) => b.rows);

@@ -1,5 +1,4 @@
-import type { Server } from 'node:http';
-import { ConfigError, createLogger, loadConfig, Logger } from '@ams/core';
+import { createLogger, loadConfig, runService } from '@ams/core';
 import { createDatabase, migrateLatest } from '@ams/db';
 import { createEmbedder } from '@ams/embeddings';
 import { createApp } from './app';
@@ -28,7 +27,8 @@ function printBootstrapKey(key: string, port: number, host: string): void {
   );
 }
 
-async function start(): Promise<void> {
+/** The API process: HTTP, plus the embedding worker and webhook dispatcher in-process in embedded mode. */
+runService(SHUTDOWN_GRACE_MS, async () => {
   const config = loadConfig();
   const logger = createLogger('api', config);
   const db = await createDatabase(config);
@@ -54,37 +54,16 @@ async function start(): Promise<void> {
     const key = await bootstrapAdminKey(ctx);
     if (key) printBootstrapKey(key, config.port, config.host);
   }
-  installShutdown(server, ctx, logger, async () => {
-    await ingestion.close();
-    await webhooks.close();
-  });
-}
-
-/** Stop accepting, let in-flight requests finish, then close Redis and the database. */
-function installShutdown(server: Server, ctx: AppContext, logger: Logger, closeWorkers: () => Promise<void>): void {
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info('shutting down', { signal });
-    const force = setTimeout(() => {
-      logger.error('shutdown grace period exceeded; exiting');
-      process.exit(1);
-    }, SHUTDOWN_GRACE_MS);
-    force.unref();
-    server.closeIdleConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await closeWorkers();
-    await ctx.redis?.close();
-    await ctx.db.close();
-    process.exit(0);
+  return {
+    logger,
+    // Stop accepting, let in-flight requests finish, then the in-process workers, Redis and the database.
+    async stop() {
+      server.closeIdleConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await ingestion.close();
+      await webhooks.close();
+      await redis?.close();
+      await db.close();
+    },
   };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
-}
-
-start().catch((err) => {
-  // Config errors name the variable and the fix; anything else is unexpected.
-  process.stderr.write(`${err instanceof ConfigError ? err.message : (err as Error).stack ?? String(err)}\n`);
-  process.exit(1);
 });

@@ -1,4 +1,4 @@
-import { ConfigError, createLogger, loadConfig } from '@ams/core';
+import { createLogger, loadConfig, requireSplitMode, runService } from '@ams/core';
 import { createDatabase, migrateLatest } from '@ams/db';
 import { createEmbedder } from '@ams/embeddings';
 import { createEmbeddingQueue, EmbeddingWorker, ingestionPolicy, workerSettings } from '@ams/ingestion';
@@ -16,12 +16,10 @@ const DRAIN_MS = 8_000;
  * PostgreSQL in batches, embeds each batch in one model call and records embedding.completed.
  * A sweep of the database recovers whatever a lost job or a dead worker left.
  */
-async function main(): Promise<void> {
+runService(DRAIN_MS + 5_000, async () => {
   const config = loadConfig();
   const logger = createLogger('embedding-worker', config);
-  if (!config.databaseUrl || !config.redisUrl) {
-    throw new ConfigError('The embedding worker runs in split mode: set DATABASE_URL and REDIS_URL (embedded mode runs it inside the API).');
-  }
+  requireSplitMode(config, 'embedding worker');
   const db = await createDatabase(config);
   await migrateLatest(db.knex);
   const embedder = await createEmbedder(config.embedding, logger);
@@ -57,25 +55,15 @@ async function main(): Promise<void> {
     metrics: server ? `http://${config.host}:${metricsPort}/metrics` : 'off',
   });
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info('shutting down', { signal, batches_in_flight: worker.inFlight });
-    setTimeout(() => process.exit(1), DRAIN_MS + 5_000).unref();
-    // The queue stops taking jobs at once (its handler returns at once, so nothing waits there).
-    await Promise.all([queue.close(1_000), worker.stop(DRAIN_MS)]);
-    await webhooks.close(1_000);
-    server?.close();
-    await db.close();
-    logger.info('stopped');
-    process.exit(0);
+  return {
+    logger,
+    async stop() {
+      logger.info('draining', { batches_in_flight: worker.inFlight });
+      // The queue stops taking jobs at once (its handler returns at once, so nothing waits there).
+      await Promise.all([queue.close(1_000), worker.stop(DRAIN_MS)]);
+      await webhooks.close(1_000);
+      server?.close();
+      await db.close();
+    },
   };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
-}
-
-main().catch((err) => {
-  process.stderr.write(`${err instanceof ConfigError ? err.message : ((err as Error).stack ?? String(err))}\n`);
-  process.exit(1);
 });

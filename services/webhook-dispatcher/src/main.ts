@@ -1,4 +1,4 @@
-import { ConfigError, createLogger, loadConfig } from '@ams/core';
+import { createLogger, loadConfig, requireSplitMode, runService } from '@ams/core';
 import { createDatabase, migrateLatest } from '@ams/db';
 import { createWebhookQueue, dispatcherSettings, OutboxReconciler, queuedRetries, WebhookDispatcher } from '@ams/webhooks';
 
@@ -12,12 +12,10 @@ const DRAIN_MS = 8_000;
  * The webhook dispatcher process: consumes the `webhooks` queue (low latency; retries are delayed
  * jobs) and sweeps the outbox in PostgreSQL for everything a queue can lose.
  */
-async function main(): Promise<void> {
+runService(DRAIN_MS + 5_000, async () => {
   const config = loadConfig();
   const logger = createLogger('webhook-dispatcher', config);
-  if (!config.databaseUrl || !config.redisUrl) {
-    throw new ConfigError('The webhook dispatcher runs in split mode: set DATABASE_URL and REDIS_URL (embedded mode runs it inside the API).');
-  }
+  requireSplitMode(config, 'webhook dispatcher');
   const settings = dispatcherSettings(config);
   const db = await createDatabase(config);
   await migrateLatest(db.knex);
@@ -35,24 +33,14 @@ async function main(): Promise<void> {
     extra_ca: settings.ca !== undefined,
   });
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info('shutting down', { signal, in_flight: dispatcher.inFlight });
-    setTimeout(() => process.exit(1), DRAIN_MS + 5_000).unref();
-    reconciler.stop();
-    // The queue stops taking jobs at once; both wait for the attempts already running.
-    await Promise.all([dispatcher.stop(DRAIN_MS), queue.close(DRAIN_MS + 1_000)]);
-    await db.close();
-    logger.info('stopped');
-    process.exit(0);
+  return {
+    logger,
+    async stop() {
+      logger.info('draining', { in_flight: dispatcher.inFlight });
+      reconciler.stop();
+      // The queue stops taking jobs at once; both wait for the attempts already running.
+      await Promise.all([dispatcher.stop(DRAIN_MS), queue.close(DRAIN_MS + 1_000)]);
+      await db.close();
+    },
   };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
-}
-
-main().catch((err) => {
-  process.stderr.write(`${err instanceof ConfigError ? err.message : ((err as Error).stack ?? String(err))}\n`);
-  process.exit(1);
 });

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Logger } from '@ams/core';
+import { allSettledWithin, type Logger } from '@ams/core';
 import { ClaimedDelivery, webhookDeliveriesRepository } from '@ams/db';
 import { deliverDelivery, DeliverySettings } from './deliver-delivery';
 import { Slots } from './slots';
@@ -176,12 +176,7 @@ export class WebhookDispatcher {
     for (const timer of this.retryTimers) clearTimeout(timer);
     this.retryTimers.clear();
     await this.sweeping;
-    let timer: NodeJS.Timeout | undefined;
-    const drained = await Promise.race([
-      Promise.allSettled([...this.inflight.values()].map((f) => f.task)).then(() => true),
-      ...(Number.isFinite(drainMs) ? [new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), drainMs)))] : []),
-    ]);
-    clearTimeout(timer);
+    const drained = await allSettledWithin([...this.inflight.values()].map((f) => f.task), drainMs);
     if (drained) return;
     const unfinished = [...this.inflight.values()].map((f) => f.delivery);
     try {

@@ -1,10 +1,11 @@
 import { createPgliteDatabase, migrateLatest, pendingMigrations } from '@ams/db';
 import { bootstrapAdminKey } from '../../src/services/accounts.service';
-import { bearer, createTestApp } from '../support/test-app';
+import { createIngestion } from '../../src/lib/ingestion';
+import { bearer, createTestApp, waitFor } from '../support/test-app';
 
 /** Smoke test of the zero-setup default: PGlite + pgvector, no PostgreSQL server, no Redis. */
 describe('embedded mode (PGlite)', () => {
-  it('migrates, bootstraps one admin key, registers, and reports health', async () => {
+  it('migrates, bootstraps one admin key, registers, reports health, and runs v2 through the in-process worker', async () => {
     const db = await createPgliteDatabase('memory://');
     const t = await createTestApp({ DATABASE_URL: undefined, REDIS_URL: undefined }, { db, redis: null });
     try {
@@ -24,6 +25,24 @@ describe('embedded mode (PGlite)', () => {
       expect(reg.status).toBe(201);
       const vec = await db.knex.raw(`select '[1,0]'::vector <=> '[0,1]'::vector as d`);
       expect(vec.rows[0].d).toBeCloseTo(1);
+
+      // v2 through the in-process worker, dedup included, on the same SQL as PostgreSQL.
+      const ingestion = createIngestion(t.ctx.config, t.ctx);
+      t.ctx.ingestion = ingestion;
+      try {
+        const v2 = (body: object) => t.request().post('/v2/memories').set(bearer(reg.body.api_key)).send({ agent_id: 'emb', ...body });
+        const first = await v2({ content: 'pglite embeds this asynchronously', webhook_url: 'https://hooks.example.com/x' });
+        expect(first.body).toMatchObject({ status: 'pending', job_id: first.body.id });
+        const second = await v2({ content: 'pglite embeds this asynchronously', deduplicate: true });
+        const status = (id: string) => t.request().get(`/v2/memories/${id}/status`).set(bearer(reg.body.api_key));
+        await waitFor(async () => (await status(second.body.id)).body.status === 'ready', 10_000);
+        expect((await status(first.body.id)).body.status).toBe('ready');
+        expect((await status(second.body.id)).body.duplicate_of).toBe(first.body.id);
+        const search = await t.request().post('/v1/memories/search').set(bearer(reg.body.api_key)).send({ query: 'pglite asynchronously' });
+        expect(search.body.data.map((d: { memory: { id: string } }) => d.memory.id)).toEqual([first.body.id]);
+      } finally {
+        await ingestion.close();
+      }
     } finally {
       await t.close();
       await db.close();

@@ -7,12 +7,13 @@ import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('v2 memories', () => {
+  // Split mode with no Redis connection (the worker-process tests stop a real Redis).
   describe('when no queue can take the job (Redis unreachable)', () => {
     let t: TestApp;
     let acct: TestAccount;
     let ingestion: Ingestion;
     beforeAll(async () => {
-      t = await createTestApp({ REDIS_URL: 'redis://127.0.0.1:1' });
+      t = await createTestApp({ REDIS_URL: 'redis://127.0.0.1:1' }, { redis: null });
       ingestion = createIngestion(t.ctx.config, { ...t.ctx });
       t.ctx.ingestion = ingestion;
       acct = await createAccount(t.ctx);

@@ -6,7 +6,6 @@ export { stopProcess } from '../../../../test/support/processes';
 /** The real dispatcher entry point as its own process, with test-speed settings. */
 export function startDispatcher(env: Record<string, string>): ChildProcess {
   return startService('services/webhook-dispatcher/src/main.ts', {
-    LOG_LEVEL: process.env.DISPATCHER_LOG_LEVEL ?? 'error',
     WEBHOOK_RETRY_DELAYS_MS: '200,300,400',
     WEBHOOK_RECONCILE_INTERVAL_MS: '150',
     WEBHOOK_TIMEOUT_MS: '1000',
