@@ -1,13 +1,15 @@
 /**
  * @jest-environment <rootDir>/test/onnx-environment.js
  */
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createEmbedder, TransformersEmbedder, LexicalEmbedder } from '../../src';
 import { ensureGeneratedModel } from '../support/test-model';
 
 /** The real @xenova/transformers loading path, on a tiny BERT-shaped model the repo generates. */
+/** A model directory that does not exist (nothing to clean up afterwards). */
+const absentDir = () => path.join(os.tmpdir(), `ams-no-model-${process.pid}-${Math.random().toString(36).slice(2)}`);
+
 describe('TransformersEmbedder', () => {
   const { modelDir, model } = ensureGeneratedModel();
   const embedder = new TransformersEmbedder({ model, modelDir, allowRemoteModels: false, quantized: true });
@@ -35,7 +37,7 @@ describe('TransformersEmbedder', () => {
   });
 
   it('names the directory and the fix when the model is missing', async () => {
-    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'no-model-'));
+    const empty = absentDir();
     const missing = new TransformersEmbedder({ model: 'Xenova/all-MiniLM-L6-v2', modelDir: empty, allowRemoteModels: false, quantized: true });
     await expect(missing.embed(['x'])).rejects.toThrow(new RegExp(`${empty}.*model:download.*EMBEDDING_PROVIDER=lexical`));
   });
@@ -43,7 +45,7 @@ describe('TransformersEmbedder', () => {
 
 describe('createEmbedder', () => {
   const base = { model: 'Xenova/all-MiniLM-L6-v2', allowRemoteModels: false, quantized: true };
-  const empty = () => fs.mkdtempSync(path.join(os.tmpdir(), 'no-model-'));
+  const empty = absentDir;
 
   it('gives the lexical embedder when asked', async () => {
     expect(await createEmbedder({ ...base, provider: 'lexical', modelDir: empty(), allowLexicalFallback: false })).toBeInstanceOf(LexicalEmbedder);

@@ -43,6 +43,7 @@ describe('webhook-dispatcher (separate process, real HTTPS receiver)', () => {
     handler = (_r, res) => res.writeHead(200).end('ok');
   });
   afterAll(async () => {
+    fs.rmSync(path.dirname(caFile), { recursive: true, force: true });
     await receiver.close();
     await db.destroy();
   });

@@ -18,6 +18,7 @@ describe('webhook queue across a Redis restart', () => {
   let redis: ChildProcess | undefined;
   let dispatcher: ChildProcess | undefined;
   let producer: JobQueue<WebhookJob> | undefined;
+  let caDir: string | undefined;
 
   beforeAll(async () => {
     db = knexFactory({ client: 'pg', connection: process.env.DATABASE_URL, pool: { min: 0, max: 2 } });
@@ -27,6 +28,7 @@ describe('webhook queue across a Redis restart', () => {
     await producer?.close(1_000);
     await stopProcess(dispatcher, 'SIGKILL');
     await stopProcess(redis, 'SIGKILL');
+    if (caDir) fs.rmSync(caDir, { recursive: true, force: true });
     await receiver.close();
     await db.destroy();
   });
@@ -35,7 +37,8 @@ describe('webhook queue across a Redis restart', () => {
     const port = await freePort();
     const redisUrl = `redis://127.0.0.1:${port}`;
     redis = await startRedis(port);
-    const caFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ca-')), 'ca.pem');
+    caDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ca-'));
+    const caFile = path.join(caDir, 'ca.pem');
     fs.writeFileSync(caFile, receiver.ca);
     const prefix = `restart-${crypto.randomBytes(3).toString('hex')}`;
     dispatcher = startDispatcher({ REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, WEBHOOK_RECONCILE_INTERVAL_MS: '60000', WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_CA_FILE: caFile });
