@@ -49,7 +49,9 @@ async function embedAll(embedder: Embedder, texts: string[]): Promise<Array<Floa
     return await embedder.embed(texts);
   } catch (err) {
     if (texts.length === 1) return [err as Error];
-    return Promise.all(texts.map((t) => embedder.embed([t]).then(([v]) => v!, (e: Error) => e)));
+    const out: Array<Float32Array | Error> = [];
+    for (const t of texts) out.push(await embedder.embed([t]).then(([v]) => v!, (e: Error) => e));
+    return out;
   }
 }
 
@@ -97,11 +99,11 @@ async function store(deps: IngestionDeps, items: Array<{ row: MemoryRow; vector:
   });
 }
 
-/** A create that asked for dedup and matches a live memory of its agent is set aside; returns what it duplicates. */
+/** A create that asked for dedup and matches an earlier live memory of its agent is set aside; returns what it duplicates. */
 async function duplicateOf(trx: Knex, deps: IngestionDeps, row: MemoryRow, vector: string): Promise<string | null> {
   // One agent's dedup checks in turn, so near-identical memories finishing at once on two workers see each other.
   await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`dedup:${row.account_id}:${row.agent_id}`]);
-  const nearest = await memoriesRepository.nearestOfAgent(trx, row.account_id, row.agent_id, vector, deps.embedder.model, row.id);
+  const nearest = await memoriesRepository.nearestOfAgent(trx, row.account_id, row.agent_id, vector, deps.embedder.model, row);
   if (!nearest || nearest.similarity < row.dedup_threshold!) return null;
   await embeddingQueueRepository.setAsideAsDuplicate(trx, row, nearest.id);
   return nearest.id;
@@ -151,14 +153,14 @@ export async function embedBatch(deps: IngestionDeps, rows: MemoryRow[]): Promis
     });
   }
 
-  const { settled, deliveries } = await store(deps, embedded);
+  const { settled, deliveries } = embedded.length ? await store(deps, embedded) : { settled: new Map<string, string | null>(), deliveries: [] };
   for (const [accountId, ids] of groupByAccount(deliveries)) deps.onDeliveries?.(accountId, ids);
   const now = Date.now();
   for (const { row } of embedded) {
     const log = { memory_id: row.id, account_id: row.account_id, attempt: row.embedding_attempts, duration_ms: now - started };
     if (!settled.has(row.id)) {
       result.lost++;
-      deps.logger.warn('embedding discarded: another worker re-claimed the memory', log);
+      deps.logger.warn('embedding discarded: the claim was lost (another worker re-claimed the memory, or its content changed)', log);
       continue;
     }
     const duplicate = settled.get(row.id);

@@ -280,14 +280,18 @@ export const memoriesRepository = {
     return row as MemoryRow | undefined;
   },
 
-  /** Nearest live memory of the same agent (current model) by cosine similarity, for dedup. */
+  /**
+   * Nearest live, embedded memory of the same agent (current model) by cosine similarity, for
+   * dedup. With `before`, only memories written before that one (a v2 create is checked against
+   * what existed when it was written, so of two near-identical ones the earlier stands).
+   */
   async nearestOfAgent(
     db: Knex,
     accountId: string,
     agentId: string,
     vector: string,
     model: string,
-    excludeId?: string,
+    before?: Pick<MemoryRow, 'id' | 'created_at'>,
   ): Promise<{ id: string; similarity: number } | undefined> {
     const q = db('memories')
       .select('id', db.raw('1 - (embedding <=> ?::vector) AS similarity', [vector]))
@@ -295,7 +299,7 @@ export const memoriesRepository = {
       .whereNull('deleted_at')
       .orderByRaw('embedding <=> ?::vector', [vector])
       .limit(1);
-    if (excludeId) q.whereNot('id', excludeId);
+    if (before) q.whereRaw('(created_at, id) < (?, ?)', [before.created_at, before.id]);
     const row = await q.first();
     return row ? { id: row.id, similarity: Number(row.similarity) } : undefined;
   },

@@ -219,6 +219,18 @@ describe('v2 memories', () => {
       expect(after.body.data[0].memory.id).toBe(res.body.id);
     });
 
+    it('dedups within one batch: of two near-identical creates, the earlier stands', async () => {
+      const post = (content: string) => t.request().post('/v2/memories').set(bearer(acct.key)).send({ content, agent_id: 'dd-batch', deduplicate: true });
+      const first = (await post('a twin sentence about tidal pools')).body;
+      const second = (await post('a twin sentence about tidal pools')).body;
+      const status = async (id: string) => (await t.request().get(`/v2/memories/${id}/status`).set(bearer(acct.key))).body;
+      await waitFor(async () => (await status(second.id)).status === 'ready' && (await status(first.id)).status === 'ready');
+      expect((await status(first.id)).duplicate_of).toBeNull();
+      expect((await status(second.id)).duplicate_of).toBe(first.id);
+      const [a, b] = await Promise.all([first.id, second.id].map((id) => t.ctx.db.knex('memories').where({ id }).first('embedding_attempts')));
+      expect([a.embedding_attempts, b.embedding_attempts]).toEqual([1, 1]);
+    });
+
     it('embeds memories that arrive together in one batch', async () => {
       const ids = (
         await Promise.all(Array.from({ length: 5 }, (_, i) => t.request().post('/v2/memories').set(bearer(acct.key)).send({ content: `batched ${i}`, agent_id: 'emb' })))
