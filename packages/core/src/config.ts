@@ -14,6 +14,12 @@ export interface Config {
   dbPoolMax: number;
   /** Unset means no queue: workers run in-process, fed from the database. */
   redisUrl: string | undefined;
+  /**
+   * Where the job queues live: REDIS_URL, but only with DATABASE_URL. Worker processes cannot
+   * reach an embedded (PGlite) store, so without a database server the workers run in the API
+   * process, whatever Redis is there for (shared rate limits).
+   */
+  queueUrl: string | undefined;
   redisKeyPrefix: string;
   logLevel: string;
   logFormat: LogFormat;
@@ -34,6 +40,7 @@ export interface Config {
     batchWaitMs: number;
     maxAttempts: number;
     retryBaseMs: number;
+    batchTimeoutMs: number;
     stuckAfterMs: number;
     reconcileIntervalMs: number;
     metricsPort: number;
@@ -79,6 +86,7 @@ const schema = Joi.object({
   EMBEDDING_BATCH_WAIT_MS: Joi.number().integer().min(0).max(10_000).default(20),
   EMBEDDING_MAX_ATTEMPTS: Joi.number().integer().min(1).max(20).default(3),
   EMBEDDING_RETRY_BASE_MS: Joi.number().integer().min(0).max(300_000).default(2_000),
+  EMBEDDING_BATCH_TIMEOUT_MS: Joi.number().integer().min(1000).default(120_000),
   EMBEDDING_STUCK_AFTER_MS: Joi.number().integer().min(1000).default(60_000),
   EMBEDDING_RECONCILE_INTERVAL_MS: Joi.number().integer().min(100).default(10_000),
   EMBEDDING_WORKER_METRICS_PORT: Joi.number().port().default(9464),
@@ -119,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: v.DATA_DIR,
     dbPoolMax: v.DB_POOL_MAX,
     redisUrl: v.REDIS_URL,
+    queueUrl: v.DATABASE_URL ? v.REDIS_URL : undefined,
     redisKeyPrefix: v.REDIS_KEY_PREFIX,
     logLevel: v.LOG_LEVEL,
     logFormat: v.LOG_FORMAT ?? (nodeEnv === 'production' ? 'json' : 'pretty'),
@@ -142,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       batchWaitMs: v.EMBEDDING_BATCH_WAIT_MS,
       maxAttempts: v.EMBEDDING_MAX_ATTEMPTS,
       retryBaseMs: v.EMBEDDING_RETRY_BASE_MS,
+      batchTimeoutMs: v.EMBEDDING_BATCH_TIMEOUT_MS,
       stuckAfterMs: v.EMBEDDING_STUCK_AFTER_MS,
       reconcileIntervalMs: v.EMBEDDING_RECONCILE_INTERVAL_MS,
       metricsPort: v.EMBEDDING_WORKER_METRICS_PORT,

@@ -44,8 +44,8 @@ export function runService(graceMs: number, start: () => Promise<StartedService>
 }
 
 /** Worker processes exist only in split mode; in embedded mode the API runs their code itself. */
-export function requireSplitMode(config: Config, service: string): asserts config is Config & { databaseUrl: string; redisUrl: string } {
-  if (!config.databaseUrl || !config.redisUrl) {
+export function requireSplitMode(config: Config, service: string): asserts config is Config & { databaseUrl: string; queueUrl: string } {
+  if (!config.databaseUrl || !config.queueUrl) {
     throw new ConfigError(`The ${service} runs in split mode: set DATABASE_URL and REDIS_URL (embedded mode runs it inside the API).`);
   }
 }

@@ -13,6 +13,8 @@ export interface IngestionDeps {
   maxAttempts: number;
   /** The first retry waits this long; each later one twice as long as the one before. */
   retryBaseMs: number;
+  /** A model call taking longer fails (its batch is retried). */
+  batchTimeoutMs: number;
   /** Called with webhook deliveries recorded in a committed transaction. */
   onDeliveries?: (accountId: string, deliveryIds: string[]) => void;
 }
@@ -44,15 +46,25 @@ export function retryDelayMs(attemptsMade: number, baseMs: number): number {
  * One model call for the whole batch. If it throws, each text is tried alone, so one input the
  * model cannot take fails only its own memory.
  */
-async function embedAll(embedder: Embedder, texts: string[]): Promise<Array<Float32Array | Error>> {
+async function embedAll(embedder: Embedder, texts: string[], timeoutMs: number): Promise<Array<Float32Array | Error>> {
+  const embed = (batch: string[]) => withDeadline(embedder.embed(batch), timeoutMs, `the model took longer than ${timeoutMs} ms`);
   try {
-    return await embedder.embed(texts);
+    return await embed(texts);
   } catch (err) {
     if (texts.length === 1) return [err as Error];
     const out: Array<Float32Array | Error> = [];
-    for (const t of texts) out.push(await embedder.embed([t]).then(([v]) => v!, (e: Error) => e));
+    for (const t of texts) out.push(await embed([t]).then(([v]) => v!, (e: Error) => e));
     return out;
   }
+}
+
+/** Rejects with `message` if `promise` has not settled within `ms` (a hung model call fails its batch). */
+function withDeadline<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
 interface Stored {
@@ -61,18 +73,38 @@ interface Stored {
   deliveries: RecordedDelivery[];
 }
 
+const dedupLockKey = (row: MemoryRow) => `dedup:${row.account_id}:${row.agent_id}`;
+
 /**
  * One transaction for the batch: stores the vectors whose claims still hold, applies each
  * create's dedup request, and records embedding.completed for the accounts' webhooks and each
  * create's one-shot `webhook_url`.
+ *
+ * Dedup compares a memory with its agent's ready memories before storing its vector, so it never
+ * matches itself or a later one: of near-identical memories the first to be embedded stands, in
+ * creation order within a batch. Each agent's checks are serialised by an advisory lock, taken for
+ * all of the batch's agents up front in one order, so concurrent batches cannot deadlock on them.
  */
 async function store(deps: IngestionDeps, items: Array<{ row: MemoryRow; vector: string }>): Promise<Stored> {
   return deps.db.transaction(async (trx): Promise<Stored> => {
-    const done = await embeddingQueueRepository.completeMany(trx, items, deps.embedder.model);
+    const model = deps.embedder.model;
+    const plain = items.filter((i) => i.row.dedup_threshold === null);
+    const deduped = items.filter((i) => i.row.dedup_threshold !== null).sort((a, b) => a.row.created_at.getTime() - b.row.created_at.getTime());
+    for (const key of [...new Set(deduped.map((i) => dedupLockKey(i.row)))].sort()) {
+      await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
+    }
     const settled = new Map<string, string | null>();
-    const vectors = new Map(items.map((i) => [i.row.id, i.vector]));
-    for (const row of done) {
-      settled.set(row.id, row.dedup_threshold === null ? null : await duplicateOf(trx, deps, row, vectors.get(row.id)!));
+    const done = await embeddingQueueRepository.completeMany(trx, plain, model);
+    for (const row of done) settled.set(row.id, null);
+    for (const item of deduped) {
+      const { row, vector } = item;
+      const nearest = await memoriesRepository.nearestOfAgent(trx, row.account_id, row.agent_id, vector, model);
+      const [stored] = await embeddingQueueRepository.completeMany(trx, [item], model);
+      if (!stored) continue;
+      const duplicateOf = nearest && nearest.similarity >= row.dedup_threshold! ? nearest.id : null;
+      if (duplicateOf) await embeddingQueueRepository.setAsideAsDuplicate(trx, stored, duplicateOf);
+      settled.set(row.id, duplicateOf);
+      done.push(stored);
     }
     const createdAt = new Date();
     const events = done.map((row) => ({
@@ -85,7 +117,7 @@ async function store(deps: IngestionDeps, items: Array<{ row: MemoryRow; vector:
         agent_id: row.agent_id,
         content: row.content,
         status: 'ready',
-        model: deps.embedder.model,
+        model,
         dimensions: deps.embedder.dimensions,
         duplicate_of: settled.get(row.id) ?? null,
       },
@@ -97,16 +129,6 @@ async function store(deps: IngestionDeps, items: Array<{ row: MemoryRow; vector:
     ];
     return { settled, deliveries };
   });
-}
-
-/** A create that asked for dedup and matches an earlier live memory of its agent is set aside; returns what it duplicates. */
-async function duplicateOf(trx: Knex, deps: IngestionDeps, row: MemoryRow, vector: string): Promise<string | null> {
-  // One agent's dedup checks in turn, so near-identical memories finishing at once on two workers see each other.
-  await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`dedup:${row.account_id}:${row.agent_id}`]);
-  const nearest = await memoriesRepository.nearestOfAgent(trx, row.account_id, row.agent_id, vector, deps.embedder.model, row);
-  if (!nearest || nearest.similarity < row.dedup_threshold!) return null;
-  await embeddingQueueRepository.setAsideAsDuplicate(trx, row, nearest.id);
-  return nearest.id;
 }
 
 function groupByAccount(deliveries: RecordedDelivery[]): Map<string, string[]> {
@@ -125,7 +147,7 @@ export async function embedBatch(deps: IngestionDeps, rows: MemoryRow[]): Promis
   const started = Date.now();
   const result: BatchResult = { size: rows.length, ready: 0, duplicates: 0, failed: 0, retrying: 0, lost: 0, embedMs: 0, durationMs: 0 };
   if (rows.length === 0) return result;
-  const vectors = await embedAll(deps.embedder, rows.map((r) => r.content));
+  const vectors = await embedAll(deps.embedder, rows.map((r) => r.content), deps.batchTimeoutMs);
   result.embedMs = Date.now() - started;
 
   const embedded: Array<{ row: MemoryRow; vector: string }> = [];
@@ -135,8 +157,9 @@ export async function embedBatch(deps: IngestionDeps, rows: MemoryRow[]): Promis
       embedded.push({ row, vector: toPgVector(vector) });
       continue;
     }
-    const final = row.embedding_attempts >= deps.maxAttempts;
-    const retryAt = final ? null : new Date(Date.now() + retryDelayMs(row.embedding_attempts, deps.retryBaseMs));
+    const attempt = row.embedding_attempts - row.embedding_attempts_base;
+    const final = attempt >= deps.maxAttempts;
+    const retryAt = final ? null : new Date(Date.now() + retryDelayMs(attempt, deps.retryBaseMs));
     const settled = await embeddingQueueRepository.fail(deps.db, row, vector.message, retryAt);
     if (!settled) result.lost++;
     else if (retryAt) {
@@ -146,7 +169,7 @@ export async function embedBatch(deps: IngestionDeps, rows: MemoryRow[]): Promis
     deps.logger.warn(final ? 'embedding failed for good' : 'embedding failed; will retry', {
       memory_id: row.id,
       account_id: row.account_id,
-      attempt: row.embedding_attempts,
+      attempt,
       error: vector.message,
       retry_at: retryAt?.toISOString(),
       duration_ms: Date.now() - started,
@@ -157,7 +180,7 @@ export async function embedBatch(deps: IngestionDeps, rows: MemoryRow[]): Promis
   for (const [accountId, ids] of groupByAccount(deliveries)) deps.onDeliveries?.(accountId, ids);
   const now = Date.now();
   for (const { row } of embedded) {
-    const log = { memory_id: row.id, account_id: row.account_id, attempt: row.embedding_attempts, duration_ms: now - started };
+    const log = { memory_id: row.id, account_id: row.account_id, attempt: row.embedding_attempts - row.embedding_attempts_base, duration_ms: now - started };
     if (!settled.has(row.id)) {
       result.lost++;
       deps.logger.warn('embedding discarded: the claim was lost (another worker re-claimed the memory, or its content changed)', log);

@@ -123,12 +123,14 @@ export class EmbeddingWorker {
     const id = ++this.batchSeq;
     const task = embedBatch(this.deps, rows)
       .then((r) => this.settled(r))
-      .catch((err: Error) => {
-        // Typically the database went away: the claims go stale and another sweep takes them.
-        this.deps.logger.error('embedding batch crashed; its memories are retried when their claims go stale', {
-          error: err.message,
-          memory_ids: rows.map((r) => r.id),
-        });
+      .catch(async (err: Error) => {
+        // Typically the database failed mid-batch: hand the claims back at once (fenced, so a
+        // claim another worker took meanwhile is untouched); if even that fails they go stale.
+        const released = await embeddingQueueRepository.release(this.deps.db, rows).then(
+          () => true,
+          () => false,
+        );
+        this.deps.logger.error('embedding batch crashed', { error: err.message, released, memory_ids: rows.map((r) => r.id) });
       })
       .finally(() => {
         this.inflight.delete(id);

@@ -2,3 +2,4 @@ export * from './embed-batch';
 export * from './embedding-queue';
 export * from './embedding-worker';
 export * from './settings';
+export * from './throughput';

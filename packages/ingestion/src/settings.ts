@@ -11,9 +11,10 @@ export const workerSettings = (config: Config): WorkerSettings => ({
   reconcileIntervalMs: config.embeddingWorker.reconcileIntervalMs,
 });
 
-/** The retry policy and this process's name, for IngestionDeps. */
-export const ingestionPolicy = (config: Config): Pick<IngestionDeps, 'maxAttempts' | 'retryBaseMs' | 'workerId'> => ({
+/** The retry and timeout policy and this process's name, for IngestionDeps. */
+export const ingestionPolicy = (config: Config): Pick<IngestionDeps, 'maxAttempts' | 'retryBaseMs' | 'batchTimeoutMs' | 'workerId'> => ({
   maxAttempts: config.embeddingWorker.maxAttempts,
   retryBaseMs: config.embeddingWorker.retryBaseMs,
+  batchTimeoutMs: config.embeddingWorker.batchTimeoutMs,
   workerId: `${os.hostname()}:${process.pid}`,
 });

@@ -16,11 +16,15 @@ export interface AppContext {
    * (the queue in split mode, the in-process dispatcher in embedded mode). Never throws.
    */
   webhookDispatch?: (accountId: string, deliveryIds: string[]) => void;
-  /**
-   * Hands a pending memory to the embedding worker; resolves to the job id, or null when no queue
-   * could take it (then the request embeds it itself). Absent: always embed in the request.
-   */
-  ingestion?: { submit(accountId: string, memoryId: string): Promise<string | null> };
+  /** The embedding worker's front door (lib/ingestion.ts). Absent: every embedding happens in the request. */
+  ingestion?: IngestionPort;
+}
+
+export interface IngestionPort {
+  /** Hands a pending memory to the worker: the job id, or null when no queue could take it (then the request embeds it). */
+  submit(accountId: string, memoryId: string): Promise<string | null>;
+  /** Seconds until a memory handed over now is ready (integer, at least 1). */
+  estimateSeconds(): Promise<number>;
 }
 
 export interface AuthContext {

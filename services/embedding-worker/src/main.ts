@@ -23,7 +23,7 @@ runService(DRAIN_MS + 5_000, async () => {
   const db = await createDatabase(config);
   await migrateLatest(db.knex);
   const embedder = await createEmbedder(config.embedding, logger);
-  const queueOptions = { redisUrl: config.redisUrl, prefix: config.redisKeyPrefix, logger };
+  const queueOptions = { redisUrl: config.queueUrl, prefix: config.redisKeyPrefix, logger };
   const webhooks = createWebhookQueue({ ...queueOptions, isWorker: false });
 
   // Scrapes read the worker, which is made next (metrics first: the worker reports to them).

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { Knex } from 'knex';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { embeddingBatchesRepository, embeddingQueueRepository } from '@ams/db';
-import type { BatchResult, EmbeddingWorker } from '@ams/ingestion';
+import { BatchResult, busyRate, EmbeddingWorker } from '@ams/ingestion';
 
 export interface WorkerMetrics {
   registry: Registry;
@@ -56,10 +56,10 @@ export function workerMetrics(db: Knex, worker: () => EmbeddingWorker | undefine
   });
   new Gauge({
     name: 'ams_embedding_throughput_per_second',
-    help: 'Memories embedded per second over the last minute, all workers (model time; 0 without data).',
+    help: 'Memories per second the workers embed while busy, last minute, all workers (0 without data).',
     registers: [registry],
     async collect() {
-      this.set((await embeddingBatchesRepository.throughput(db)).perSecond ?? 0);
+      this.set(busyRate(await embeddingBatchesRepository.recent(db)) ?? 0);
     },
   });
   return {

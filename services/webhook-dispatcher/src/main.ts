@@ -20,7 +20,7 @@ runService(DRAIN_MS + 5_000, async () => {
   const db = await createDatabase(config);
   await migrateLatest(db.knex);
 
-  const queue = createWebhookQueue({ redisUrl: config.redisUrl, prefix: config.redisKeyPrefix, logger, isWorker: true });
+  const queue = createWebhookQueue({ redisUrl: config.queueUrl, prefix: config.redisKeyPrefix, logger, isWorker: true });
   const dispatcher = new WebhookDispatcher(db.knex, logger, settings, { scheduleRetry: queuedRetries(queue) });
   const reconciler = new OutboxReconciler(dispatcher, settings.reconcileIntervalMs, logger);
   queue.process(settings.concurrency, (job) => dispatcher.deliver(job.accountId, job.deliveryId));

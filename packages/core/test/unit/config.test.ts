@@ -22,6 +22,24 @@ describe('loadConfig', () => {
     expect(c.embedding.allowLexicalFallback).toBe(false);
   });
 
+  it('uses queues only with a database server: an embedded store keeps its workers in the API process', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@db:5432/ams', REDIS_URL: 'redis://redis:6379' }).queueUrl).toBe('redis://redis:6379');
+    expect(loadConfig({ REDIS_URL: 'redis://redis:6379' })).toMatchObject({ mode: 'embedded', redisUrl: 'redis://redis:6379', queueUrl: undefined });
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@db:5432/ams' }).queueUrl).toBeUndefined();
+  });
+
+  it.each([
+    [{ EMBEDDING_BATCH_SIZE: '0' }, 'EMBEDDING_BATCH_SIZE'],
+    [{ EMBEDDING_BATCH_SIZE: '257' }, 'EMBEDDING_BATCH_SIZE'],
+    [{ EMBEDDING_MAX_ATTEMPTS: '0' }, 'EMBEDDING_MAX_ATTEMPTS'],
+    [{ EMBEDDING_STUCK_AFTER_MS: '999' }, 'EMBEDDING_STUCK_AFTER_MS'],
+    [{ EMBEDDING_RETRY_BASE_MS: '-1' }, 'EMBEDDING_RETRY_BASE_MS'],
+    [{ EMBEDDING_BATCH_TIMEOUT_MS: '999' }, 'EMBEDDING_BATCH_TIMEOUT_MS'],
+    [{ EMBEDDING_WORKER_METRICS_PORT: '70000' }, 'EMBEDDING_WORKER_METRICS_PORT'],
+  ])('rejects the embedding worker setting %p', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(new RegExp(`${name}:`));
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).mode).toBe('embedded');
   });

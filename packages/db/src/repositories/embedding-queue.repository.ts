@@ -14,48 +14,74 @@ export interface ClaimOptions {
   limit: number;
   /** A row processing for longer than this (no heartbeat) lost its worker: claim it again. */
   stuckAfterMs: number;
-  /** Stuck rows that already had this many attempts are not claimed (failAbandoned ends them). */
+  /** Stuck rows that already used this many attempts are not claimed (failAbandoned ends them). */
   maxAttempts: number;
-  /** Only these memories (the in-request path). */
-  ids?: string[];
+  /** Only these memories of one account (the in-request path). */
+  only?: { accountId: string; ids: string[] };
+}
+
+const RETURNING_M = MEMORY_RETURNING.map((c) => `m.${c}`).join(', ');
+
+/**
+ * Claims up to `limit` rows matching `condition`, oldest first by `orderBy` (the partial index
+ * that holds those rows). SKIP LOCKED lets several workers claim at once without waiting on each
+ * other; the claim counts as an attempt.
+ */
+async function claimWhere(db: Knex, condition: string, bindings: Knex.RawBinding[], orderBy: string, limit: number, only?: ClaimOptions['only']): Promise<MemoryRow[]> {
+  if (limit <= 0) return [];
+  const scope = only ? 'AND account_id = ? AND id = ANY (?::uuid[])' : '';
+  const { rows } = await db.raw(
+    `UPDATE memories m
+        SET embedding_status = 'processing', embedding_started_at = now(), embedding_retry_at = NULL,
+            embedding_attempts = m.embedding_attempts + 1, updated_at = now()
+       FROM (SELECT account_id, id FROM memories
+              WHERE deleted_at IS NULL AND ${condition} ${scope}
+              ORDER BY ${orderBy}
+              LIMIT ? FOR UPDATE SKIP LOCKED) c
+      WHERE m.account_id = c.account_id AND m.id = c.id
+     RETURNING ${RETURNING_M}`,
+    [...bindings, ...(only ? [only.accountId, only.ids] : []), limit],
+  );
+  return rows as MemoryRow[];
 }
 
 /**
  * The asynchronous ingestion path over `memories.embedding_status`: PostgreSQL is the queue's
- * truth, queue jobs only wake workers. These statements span accounts on purpose: workers serve
- * every tenant. They rely on memories_embedding_pending_idx (status, updated_at), which holds
- * only rows still waiting.
+ * truth, queue jobs only wake workers. Workers serve every tenant, so the claim statements span
+ * accounts on purpose; they read memories_embedding_pending_idx and
+ * memories_embedding_processing_idx, which hold only rows still waiting.
  */
 export const embeddingQueueRepository = {
   /**
-   * Claims up to `limit` memories that are pending (and past any retry backoff), or stuck in
-   * processing. SKIP LOCKED lets several workers claim at once without waiting on each other; each
-   * claim counts as an attempt and the new attempt count fences the outcome (see completeMany).
+   * Claims up to `limit` memories: first claims whose worker died (processing, no heartbeat for
+   * `stuckAfterMs`), then pending ones past any retry backoff, oldest first. Each claim's new
+   * attempt count fences its outcome (see completeMany).
    */
   async claim(db: Knex, o: ClaimOptions): Promise<MemoryRow[]> {
-    const only = o.ids ? 'AND id = ANY (?::uuid[])' : '';
-    const { rows } = await db.raw(
-      `UPDATE memories m
-          SET embedding_status = 'processing', embedding_started_at = now(), embedding_retry_at = NULL,
-              embedding_attempts = m.embedding_attempts + 1, updated_at = now()
-        WHERE (m.account_id, m.id) IN (
-          SELECT account_id, id FROM memories
-           WHERE deleted_at IS NULL
-             AND ((embedding_status = 'pending' AND (embedding_retry_at IS NULL OR embedding_retry_at <= now()))
-                  OR (embedding_status = 'processing' AND embedding_attempts < ?
-                      AND embedding_started_at < now() - (? * interval '1 millisecond')))
-             ${only}
-           ORDER BY updated_at
-           LIMIT ? FOR UPDATE SKIP LOCKED)
-       RETURNING ${MEMORY_RETURNING.map((c) => `m.${c}`).join(', ')}`,
-      [o.maxAttempts, o.stuckAfterMs, ...(o.ids ? [o.ids] : []), o.limit],
+    const stuck = await claimWhere(
+      db,
+      `embedding_status = 'processing' AND embedding_started_at < now() - (? * interval '1 millisecond')
+       AND embedding_attempts - embedding_attempts_base < ?`,
+      [o.stuckAfterMs, o.maxAttempts],
+      'embedding_started_at',
+      o.limit,
+      o.only,
     );
-    return rows as MemoryRow[];
+    const pending = await claimWhere(
+      db,
+      `embedding_status = 'pending' AND (embedding_retry_at IS NULL OR embedding_retry_at <= now())`,
+      [],
+      'updated_at',
+      o.limit - stuck.length,
+      o.only,
+    );
+    return [...stuck, ...pending];
   },
 
   /**
-   * Stores the vectors of claims that still hold, in one statement (a stuck row may have been
-   * re-claimed by another worker meanwhile: its vector is not stored here). Returns the rows stored.
+   * Stores the vectors of claims that still hold, in one statement. A claim is lost when another
+   * worker re-claimed the row (it looked stuck), its content changed, or it was deleted: its vector
+   * is not stored. Returns the rows stored.
    */
   async completeMany(db: Knex, items: Array<{ row: MemoryRow; vector: string }>, model: string): Promise<MemoryRow[]> {
     if (items.length === 0) return [];
@@ -64,9 +90,9 @@ export const embeddingQueueRepository = {
           SET embedding = v.embedding::vector, embedding_model = ?, embedding_status = 'ready', embedding_error = NULL,
               updated_at = now()
          FROM jsonb_to_recordset(?::jsonb) AS v(account_id uuid, id uuid, attempts integer, embedding text)
-        WHERE m.account_id = v.account_id AND m.id = v.id
+        WHERE m.account_id = v.account_id AND m.id = v.id AND m.deleted_at IS NULL
           AND m.embedding_status = 'processing' AND m.embedding_attempts = v.attempts
-       RETURNING ${MEMORY_RETURNING.map((c) => `m.${c}`).join(', ')}`,
+       RETURNING ${RETURNING_M}`,
       [model, JSON.stringify(items.map(({ row, vector }) => ({ account_id: row.account_id, id: row.id, attempts: row.embedding_attempts, embedding: vector })))],
     );
     return rows as MemoryRow[];
@@ -110,34 +136,44 @@ export const embeddingQueueRepository = {
   async failAbandoned(db: Knex, stuckAfterMs: number, maxAttempts: number): Promise<number> {
     return db('memories')
       .where('embedding_status', 'processing')
-      .where('embedding_attempts', '>=', maxAttempts)
+      .whereNull('deleted_at')
       .whereRaw(`embedding_started_at < now() - (? * interval '1 millisecond')`, [stuckAfterMs])
+      .whereRaw('embedding_attempts - embedding_attempts_base >= ?', [maxAttempts])
       .update({
         embedding_status: 'failed',
-        embedding_error: db.raw(`'the worker stopped during each of ' || embedding_attempts || ' attempts'`),
+        embedding_error: db.raw(`'the worker stopped during each of ' || (embedding_attempts - embedding_attempts_base) || ' attempts'`),
         updated_at: db.fn.now(),
       });
   },
 
-  /** A failed memory starts over with fresh attempts. */
-  async retry(db: Knex, accountId: string, id: string): Promise<MemoryRow | undefined> {
-    const [row] = await db('memories')
-      .where({ account_id: accountId, id, embedding_status: 'failed' })
-      .whereNull('deleted_at')
-      .update({ embedding_status: 'pending', embedding_attempts: 0, embedding_error: null, embedding_retry_at: null, updated_at: db.fn.now() })
+  /**
+   * Waits for an embedding again with a fresh budget of attempts: a failed memory retried by hand,
+   * or one whose content changed before its embedding was ready. The attempt count is not reset
+   * (it fences claims), its base moves. Pass `only` a status to require it (retry: 'failed').
+   */
+  async requeue(db: Knex, accountId: string, id: string, only?: 'failed'): Promise<MemoryRow | undefined> {
+    const q = db('memories').where({ account_id: accountId, id }).whereNull('deleted_at').whereNot('embedding_status', 'ready');
+    if (only) q.where('embedding_status', only);
+    const [row] = await q
+      .update({
+        embedding_status: 'pending',
+        embedding: null,
+        embedding_model: null,
+        embedding_error: null,
+        embedding_retry_at: null,
+        embedding_started_at: null,
+        embedding_attempts_base: db.ref('embedding_attempts'),
+        updated_at: db.fn.now(),
+      })
       .returning(MEMORY_RETURNING);
     return row as MemoryRow | undefined;
   },
 
-  /** Memories waiting (pending or processing), counted up to `cap` so a huge backlog stays cheap to measure. */
+  /** Memories waiting, by status, each counted up to `cap` so a huge backlog stays cheap to measure. */
   async waiting(db: Knex, cap = 100_000): Promise<{ pending: number; processing: number }> {
-    const { rows } = await db.raw(
-      `SELECT count(*) FILTER (WHERE embedding_status = 'pending') AS pending,
-              count(*) FILTER (WHERE embedding_status = 'processing') AS processing
-         FROM (SELECT embedding_status FROM memories
-                WHERE embedding_status IN ('pending', 'processing') AND deleted_at IS NULL LIMIT ?) w`,
-      [cap],
-    );
+    const count = (status: string) =>
+      `(SELECT count(*) FROM (SELECT 1 FROM memories WHERE embedding_status = '${status}' AND deleted_at IS NULL LIMIT ?) w)`;
+    const { rows } = await db.raw(`SELECT ${count('pending')} AS pending, ${count('processing')} AS processing`, [cap, cap]);
     return { pending: Number(rows[0].pending), processing: Number(rows[0].processing) };
   },
 };

@@ -27,6 +27,8 @@ export interface MemoryRow {
   embedding_status: EmbeddingStatus;
   embedding_error: string | null;
   embedding_attempts: number;
+  /** embedding_attempts when the memory was last retried by hand: attempts made since = the difference. */
+  embedding_attempts_base: number;
   dedup_threshold: number | null;
   webhook_url: string | null;
   /** A v2 create set aside because its embedding matched this memory (dedup). */
@@ -39,7 +41,7 @@ export interface MemoryRow {
 export const MEMORY_COLUMNS = [
   'account_id', 'id', 'agent_id', 'content', 'metadata', 'memory_type', 'visibility', 'importance', 'tier',
   'tier_explicit', 'archived', 'session_id', 'project_id', 'client_id', 'embedding_model', 'embedding_status',
-  'embedding_error', 'embedding_attempts', 'dedup_threshold', 'webhook_url', 'duplicate_of', 'created_at', 'updated_at', 'deleted_at',
+  'embedding_error', 'embedding_attempts', 'embedding_attempts_base', 'dedup_threshold', 'webhook_url', 'duplicate_of', 'created_at', 'updated_at', 'deleted_at',
 ].map((c) => `memories.${c}`);
 
 /** The same columns unqualified, for RETURNING. */
@@ -280,27 +282,20 @@ export const memoriesRepository = {
     return row as MemoryRow | undefined;
   },
 
-  /**
-   * Nearest live, embedded memory of the same agent (current model) by cosine similarity, for
-   * dedup. With `before`, only memories written before that one (a v2 create is checked against
-   * what existed when it was written, so of two near-identical ones the earlier stands).
-   */
+  /** Nearest live, embedded memory of the same agent (current model) by cosine similarity, for dedup. */
   async nearestOfAgent(
     db: Knex,
     accountId: string,
     agentId: string,
     vector: string,
     model: string,
-    before?: Pick<MemoryRow, 'id' | 'created_at'>,
   ): Promise<{ id: string; similarity: number } | undefined> {
-    const q = db('memories')
+    const row = await db('memories')
       .select('id', db.raw('1 - (embedding <=> ?::vector) AS similarity', [vector]))
       .where({ account_id: accountId, agent_id: agentId, embedding_status: 'ready', embedding_model: model })
       .whereNull('deleted_at')
       .orderByRaw('embedding <=> ?::vector', [vector])
-      .limit(1);
-    if (before) q.whereRaw('(created_at, id) < (?, ?)', [before.created_at, before.id]);
-    const row = await q.first();
+      .first();
     return row ? { id: row.id, similarity: Number(row.similarity) } : undefined;
   },
 

@@ -1,30 +1,31 @@
 import type { Config, Logger } from '@ams/core';
 import type { Database } from '@ams/db';
 import type { Embedder } from '@ams/embeddings';
-import { createEmbeddingQueue, EmbeddingWorker, enqueueEmbedding, ingestionPolicy, workerSettings } from '@ams/ingestion';
+import { completionEstimator, createEmbeddingQueue, EmbeddingWorker, enqueueEmbedding, ingestionPolicy, workerSettings } from '@ams/ingestion';
 import type { EmbeddingJob, JobQueue } from '@ams/jobs';
+import type { IngestionPort } from '../context';
 import type { RedisConnection } from './redis';
 
 /** Batches in flight get this long to finish when the API stops (inside its shutdown grace). */
 const DRAIN_MS = 5_000;
 
-export interface Ingestion {
-  /** AppContext.ingestion.submit: the job id, or null when no queue could take the job. */
-  submit(accountId: string, memoryId: string): Promise<string | null>;
+export interface Ingestion extends IngestionPort {
   close(): Promise<void>;
 }
 
 /**
- * Split mode (REDIS_URL set): one `embedding` job per memory for the worker processes (job id =
- * memory id), or null while Redis is away, so the request embeds inline. Embedded mode: the worker
+ * With queues (config.queueUrl: REDIS_URL beside DATABASE_URL): one `embedding` job per memory for the worker processes (job id =
+ * memory id), or null while Redis is away, so the request embeds inline. Without queues: the worker
  * runs in this process, woken directly and polling the database; its job id is the memory id too.
  */
 export function createIngestion(
   config: Config,
   deps: { db: Database; logger: Logger; embedder: Embedder; redis?: RedisConnection; webhookDispatch?: (accountId: string, ids: string[]) => void },
 ): Ingestion {
-  if (config.redisUrl) {
-    const redisUrl = config.redisUrl;
+  const estimator = completionEstimator(deps.db.knex, config.embeddingWorker);
+  const estimateSeconds = () => estimator.seconds();
+  if (config.queueUrl) {
+    const redisUrl = config.queueUrl;
     // Made on first use while Redis is up: Bee-Queue made while Redis is away keeps reconnecting forever.
     let queue: JobQueue<EmbeddingJob> | undefined;
     return {
@@ -33,6 +34,7 @@ export function createIngestion(
         queue ??= createEmbeddingQueue({ redisUrl, prefix: config.redisKeyPrefix, logger: deps.logger, isWorker: false });
         return (await enqueueEmbedding(queue, accountId, memoryId)) ? memoryId : null;
       },
+      estimateSeconds,
       close: async () => queue?.close(1_000),
     };
   }
@@ -46,6 +48,7 @@ export function createIngestion(
       worker.notify();
       return memoryId;
     },
+    estimateSeconds,
     close: () => worker.stop(DRAIN_MS),
   };
 }

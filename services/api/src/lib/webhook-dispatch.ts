@@ -12,14 +12,14 @@ export interface WebhookDispatch {
 }
 
 /**
- * Split mode (REDIS_URL set): one `webhooks` job per delivery for the dispatcher processes,
+ * With queues (config.queueUrl: REDIS_URL beside DATABASE_URL): one `webhooks` job per delivery for the dispatcher processes,
  * fire-and-forget (a failed enqueue is logged by the queue and never fails the request).
- * Embedded mode: the dispatcher runs in this process. Either way a lost hand-off is found again
+ * Without queues: the dispatcher runs in this process. Either way a lost hand-off is found again
  * by a dispatcher's sweep of the outbox. Tests use this to wire a TestApp's ctx.webhookDispatch.
  */
 export function createWebhookDispatch(config: Config, db: Database, logger: Logger): WebhookDispatch {
-  if (config.redisUrl) {
-    const queue = createWebhookQueue({ redisUrl: config.redisUrl, prefix: config.redisKeyPrefix, logger, isWorker: false });
+  if (config.queueUrl) {
+    const queue = createWebhookQueue({ redisUrl: config.queueUrl, prefix: config.redisKeyPrefix, logger, isWorker: false });
     return {
       dispatch: (accountId, deliveryIds) => {
         for (const id of deliveryIds) void enqueueDelivery(queue, accountId, id);

@@ -138,7 +138,7 @@ describe('v2 memories', () => {
       const config = t.ctx.config;
       worker = new EmbeddingWorker({ db: t.ctx.db.knex, embedder: flaky, logger: createLogger('test', config), ...ingestionPolicy(config) }, workerSettings(config));
       worker.start();
-      t.ctx.ingestion = { submit: async (_a, id) => (worker.notify(), id) };
+      t.ctx.ingestion = { submit: async (_a, id) => (worker.notify(), id), estimateSeconds: async () => 1 };
       acct = await createAccount(t.ctx);
     });
     afterAll(async () => {
@@ -176,12 +176,36 @@ describe('v2 memories', () => {
       expectError(await t.request().post(`/v2/memories/${body.id}/retry`).set(bearer(acct.key)), 409, 'conflict');
     });
 
-    it('a PATCH of a failed memory’s content embeds it again (the v1 path): ready', async () => {
+    it('a PATCH of a failed memory’s content sends it back to the worker: ready, with embedding.completed', async () => {
       healed = false;
+      await t.ctx.db.knex('webhooks').insert({ account_id: acct.accountId, url: 'https://h.example.com/all', event_types: ['embedding.completed'] });
       const { body } = await t.request().post('/v2/memories').set(bearer(acct.key)).send({ content: 'poison once more', agent_id: 'f' });
       await waitFor(async () => (await status(body.id)).status === 'failed', 10_000);
+      const attemptsBefore = (await t.ctx.db.knex('memories').where({ id: body.id }).first()).embedding_attempts;
       expect((await t.request().patch(`/v1/memories/${body.id}`).set(bearer(acct.key)).send({ content: 'rewritten' })).status).toBe(200);
-      expect(await status(body.id)).toMatchObject({ status: 'ready', error: null });
+      await waitFor(async () => (await status(body.id)).status === 'ready');
+      const row = await t.ctx.db.knex('memories').where({ id: body.id }).first();
+      // Attempts only grow (they fence claims); the retry budget starts again from the base.
+      expect(row).toMatchObject({ content: 'rewritten', embedding_attempts: attemptsBefore + 1, embedding_attempts_base: attemptsBefore });
+      const events = await t.ctx.db.knex('webhook_deliveries').where({ account_id: acct.accountId, event_type: 'embedding.completed' });
+      expect(events.map((e) => e.payload.data.memory_id)).toContain(body.id);
+      await t.ctx.db.knex('webhooks').where({ account_id: acct.accountId }).delete();
+    });
+
+    it('a model call that hangs fails its batch at the deadline, and is retried', async () => {
+      const hanging: Embedder = { ...flaky, embed: () => new Promise(() => undefined) };
+      const config = { ...t.ctx.config, embeddingWorker: { ...t.ctx.config.embeddingWorker, batchTimeoutMs: 300 } };
+      const own = new EmbeddingWorker({ db: t.ctx.db.knex, embedder: hanging, logger: createLogger('test', config), ...ingestionPolicy(config) }, workerSettings(config));
+      await worker.stop();
+      const other = await createAccount(t.ctx);
+      const { body } = await t.request().post('/v2/memories').set(bearer(other.key)).send({ content: 'never answered', agent_id: 'h' });
+      await own.drain();
+      await waitFor(async () => (await t.ctx.db.knex('memories').where({ id: body.id }).first()).embedding_error !== null, 5_000);
+      expect(await t.ctx.db.knex('memories').where({ id: body.id }).first()).toMatchObject({
+        embedding_status: 'pending',
+        embedding_error: 'the model took longer than 300 ms',
+      });
+      await own.stop();
     });
 
     it('backs off 1×, 2×, 4× the base, capped at five minutes', () => {

@@ -1,8 +1,9 @@
 import { ApiError } from '@ams/core';
-import { entitiesRepository, memoriesRepository, MemoryPatch, MemoryRow, NewMemory, PageParams } from '@ams/db';
+import { embeddingQueueRepository, entitiesRepository, memoriesRepository, MemoryPatch, MemoryRow, NewMemory, PageParams } from '@ams/db';
 import { classifyMemoryType } from '@ams/text';
 import type { AppContext, AuthContext } from '../../context';
 import { recordEvent } from '../../events';
+import { handOffEmbedding } from './embedding-handoff';
 import type { CreateMemoryBody, PatchMemoryBody } from '../../routes/memories/memories.schemas';
 import { resolveAgentForRead, resolveAgentForWrite } from '../agents-resolver';
 import { embedText } from '../embed-text';
@@ -116,7 +117,11 @@ async function requireOwnLiveMemory(ctx: AppContext, auth: AuthContext, id: stri
   return row;
 }
 
-/** A content change is re-embedded in the request; importance re-tiers unless a tier was set. */
+/**
+ * A content change is re-embedded in the request; importance re-tiers unless a tier was set. A v2
+ * memory whose embedding is not ready yet (or failed) goes back to the worker instead, so its
+ * dedup check, embedding.completed and webhook_url notification still happen, for the new content.
+ */
 export async function patchMemory(ctx: AppContext, auth: AuthContext, id: string, body: PatchMemoryBody) {
   const current = await requireOwnLiveMemory(ctx, auth, id);
   const patch: MemoryPatch = {
@@ -125,8 +130,11 @@ export async function patchMemory(ctx: AppContext, auth: AuthContext, id: string
     visibility: body.visibility,
     archived: body.archived,
   };
-  if (body.content !== undefined && body.content !== current.content) {
-    Object.assign(patch, { content: body.content, embedding: await embedText(ctx, body.content), embeddingModel: ctx.embedder.model });
+  const contentChanged = body.content !== undefined && body.content !== current.content;
+  const requeue = contentChanged && current.embedding_status !== 'ready';
+  if (contentChanged) {
+    patch.content = body.content;
+    if (!requeue) Object.assign(patch, { embedding: await embedText(ctx, body.content!), embeddingModel: ctx.embedder.model });
   }
   if (body.tier !== undefined) Object.assign(patch, { tier: body.tier, tierExplicit: true });
   if (body.importance !== undefined) {
@@ -135,12 +143,14 @@ export async function patchMemory(ctx: AppContext, auth: AuthContext, id: string
   }
   const changes = Object.keys(body);
   const { row, deliveryIds } = await ctx.db.knex.transaction(async (trx) => {
-    const row = await memoriesRepository.update(trx, auth.accountId, id, patch);
+    const updated = await memoriesRepository.update(trx, auth.accountId, id, patch);
+    const row = updated && requeue ? await embeddingQueueRepository.requeue(trx, auth.accountId, id) : updated;
     if (!row) throw ApiError.notFound('Memory');
     const deliveryIds = await recordEvent(trx, auth.accountId, 'memory.updated', { ...eventData(row), changes });
     return { row, deliveryIds };
   });
   dispatchAfterCommit(ctx, auth.accountId, deliveryIds);
+  if (requeue) await handOffEmbedding(ctx, auth.accountId, id);
   const entities = await entitiesOf(ctx, auth.accountId, [row]);
   return presentMemory(row, entities.get(row.id) ?? []);
 }
