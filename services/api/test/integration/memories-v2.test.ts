@@ -1,6 +1,6 @@
 import { createLogger } from '@ams/core';
 import { Embedder, LexicalEmbedder } from '@ams/embeddings';
-import { EmbeddingWorker, ingestionPolicy, retryDelayMs, workerSettings } from '@ams/ingestion';
+import { EmbeddingWorker, ingestionPolicy, workerSettings } from '@ams/ingestion';
 import { createIngestion, Ingestion } from '../../src/lib/ingestion';
 import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp, waitFor } from '../support/test-app';
 
@@ -208,9 +208,6 @@ describe('v2 memories', () => {
       await own.stop();
     });
 
-    it('backs off 1×, 2×, 4× the base, capped at five minutes', () => {
-      expect([1, 2, 3, 30].map((n) => retryDelayMs(n, 2_000))).toEqual([2_000, 4_000, 8_000, 300_000]);
-    });
   });
 
   describe('embedded mode: the worker runs in the API process', () => {
