@@ -1,7 +1,6 @@
 import { createLogger } from '@ams/core';
 import { Embedder, LexicalEmbedder } from '@ams/embeddings';
 import { EmbeddingWorker, ingestionPolicy, workerSettings } from '@ams/ingestion';
-import { createIngestion, Ingestion } from '../../src/lib/ingestion';
 import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp, waitFor } from '../support/test-app';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -11,17 +10,11 @@ describe('v2 memories', () => {
   describe('when no queue can take the job (Redis unreachable)', () => {
     let t: TestApp;
     let acct: TestAccount;
-    let ingestion: Ingestion;
     beforeAll(async () => {
-      t = await createTestApp({ REDIS_URL: 'redis://127.0.0.1:1' }, { redis: null });
-      ingestion = createIngestion(t.ctx.config, { ...t.ctx });
-      t.ctx.ingestion = ingestion;
+      t = await createTestApp({ REDIS_URL: 'redis://127.0.0.1:1' }, { redis: null, ingestion: true });
       acct = await createAccount(t.ctx);
     });
-    afterAll(async () => {
-      await ingestion.close();
-      await t.close();
-    });
+    afterAll(() => t.close());
     const create = (body: object, key = acct.key) => t.request().post('/v2/memories').set(bearer(key)).send(body);
 
     it('embeds inside the request: 202 ready with job_id null, searchable at once', async () => {
@@ -213,17 +206,11 @@ describe('v2 memories', () => {
   describe('embedded mode: the worker runs in the API process', () => {
     let t: TestApp;
     let acct: TestAccount;
-    let ingestion: Ingestion;
     beforeAll(async () => {
-      t = await createTestApp({ REDIS_URL: undefined, EMBEDDING_BATCH_WAIT_MS: '100' }, { redis: null });
-      ingestion = createIngestion(t.ctx.config, { ...t.ctx });
-      t.ctx.ingestion = ingestion;
+      t = await createTestApp({ REDIS_URL: undefined, EMBEDDING_BATCH_WAIT_MS: '100' }, { redis: null, ingestion: true });
       acct = await createAccount(t.ctx);
     });
-    afterAll(async () => {
-      await ingestion.close();
-      await t.close();
-    });
+    afterAll(() => t.close());
 
     it('answers 202 pending with a job id; the memory is fetchable at once, searchable once ready', async () => {
       const res = await t.request().post('/v2/memories').set(bearer(acct.key)).send({ content: 'asynchronous narwhal migration', agent_id: 'emb' });

@@ -5,6 +5,7 @@ import { accountsRepository, createDatabase, Database } from '@ams/db';
 import { Embedder, LexicalEmbedder } from '@ams/embeddings';
 import { createApp } from '../../src/app';
 import type { AppContext } from '../../src/context';
+import { createIngestion } from '../../src/lib/ingestion';
 import { connectRedis, RedisConnection } from '../../src/lib/redis';
 import { issueApiKey } from '../../src/services/api-keys.service';
 import type { Scope } from '../../src/lib/scopes';
@@ -24,11 +25,12 @@ export interface TestApp {
 
 /**
  * An app on the run's PostgreSQL database (made by the jest global setup) and real Redis.
+ * Without `ingestion`, v2 creates embed in the request.
  * `env` overrides environment variables for this app only, e.g. { RATE_LIMIT_PER_MINUTE: '5' }.
  */
 export async function createTestApp(
   env: Record<string, string | undefined> = {},
-  opts: { db?: Database; redis?: RedisConnection | null; embedder?: Embedder } = {},
+  opts: { db?: Database; redis?: RedisConnection | null; embedder?: Embedder; ingestion?: boolean } = {},
 ): Promise<TestApp> {
   // Generous limits unless a test sets its own: rate limiting has tests of its own.
   const config: Config = loadConfig({ ...process.env, ...RELAXED_LIMITS, ...env });
@@ -38,12 +40,16 @@ export async function createTestApp(
   if (redis) await waitFor(() => redis.isReady(), 3000).catch(() => undefined);
   // The lexical embedder: deterministic and instant; the transformers path has tests of its own.
   const ctx: AppContext = { config, logger, db, redis, embedder: opts.embedder ?? new LexicalEmbedder() };
+  // With `ingestion`, v2 creates go to the embedding worker as in server.ts (queue or in-process, by config).
+  const ingestion = opts.ingestion ? createIngestion(config, ctx) : undefined;
+  ctx.ingestion = ingestion;
   const app = createApp(ctx);
   return {
     app,
     ctx,
     request: () => supertest.agent(app),
     async close() {
+      await ingestion?.close();
       if (!opts.redis) await redis?.close();
       if (!opts.db) await db.close();
     },

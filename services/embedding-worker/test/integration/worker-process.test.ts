@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { createClient } from 'redis';
-import { createIngestion, Ingestion } from '../../../api/src/lib/ingestion';
 import { bearer, createAccount, createTestApp, TestAccount, TestApp } from '../../../api/test/support/test-app';
 import { freePort, startRedis, startService, stopProcess, waitUntil } from '../../../../test/support/processes';
 
@@ -18,7 +17,6 @@ describe('embedding-worker process', () => {
   const prefix = `worker-${crypto.randomBytes(3).toString('hex')}`;
   const workers = new Set<ChildProcess>();
   let t: TestApp;
-  let ingestion: Ingestion;
   let acct: TestAccount;
 
   const knex = () => t.ctx.db.knex;
@@ -62,15 +60,12 @@ describe('embedding-worker process', () => {
     redisPort = await freePort();
     redisUrl = `redis://127.0.0.1:${redisPort}`;
     redis = await startRedis(redisPort);
-    t = await createTestApp({ REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix });
-    ingestion = createIngestion(t.ctx.config, t.ctx);
-    t.ctx.ingestion = ingestion;
+    t = await createTestApp({ REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix }, { ingestion: true });
     acct = await createAccount(t.ctx);
   });
   afterEach(stopWorkers);
   afterAll(async () => {
     await stopWorkers();
-    await ingestion.close();
     await t.close();
     await stopProcess(redis, 'SIGKILL');
   });
