@@ -13,18 +13,30 @@ export interface GeneratedModel {
 }
 
 /**
+ * - tiny: 32 dimensions, for fast tests of the loading path;
+ * - full: all-MiniLM-L6-v2's exact shape, for benchmarks;
+ * - short-window: 384 dimensions but only 16 positions while its tokenizer passes up to 512
+ *   tokens, so any input longer than 16 tokens makes the model fail at run time (a real failure,
+ *   for tests of failed embeddings).
+ */
+const KINDS = {
+  tiny: ['--hidden', '32', '--layers', '1', '--heads', '2', '--ffn', '64'],
+  full: [],
+  'short-window': ['--hidden', '384', '--layers', '1', '--heads', '2', '--ffn', '64', '--max-pos', '16'],
+} as const;
+
+/**
  * Writes a BERT-shaped ONNX model + tokenizer with random weights (no download) once, into
  * .cache/, in the layout transformers.js loads: <modelDir>/<model>/{config.json, onnx/...}.
- * `full` gives all-MiniLM-L6-v2's exact shape (for benchmarks); the default is tiny (for tests).
  */
-export function ensureGeneratedModel(opts: { full?: boolean } = {}): GeneratedModel {
-  const name = opts.full ? 'bench-minilm-shape' : 'test-tiny-bert';
+export function ensureGeneratedModel(opts: { full?: boolean; kind?: keyof typeof KINDS } = {}): GeneratedModel {
+  const kind = opts.kind ?? (opts.full ? 'full' : 'tiny');
+  const name = { tiny: 'test-tiny-bert', full: 'bench-minilm-shape', 'short-window': 'test-short-window-bert' }[kind];
   const modelDir = path.join(ROOT, '.cache', 'models');
   const out = path.join(modelDir, 'generated', name);
   if (!fs.existsSync(path.join(out, 'onnx', 'model_quantized.onnx'))) {
     const tmp = `${out}.tmp-${process.pid}`;
-    const size = opts.full ? [] : ['--hidden', '32', '--layers', '1', '--heads', '2', '--ffn', '64'];
-    execFileSync(PYTHON, [SCRIPT, tmp, ...size], { stdio: 'pipe' });
+    execFileSync(PYTHON, [SCRIPT, tmp, ...KINDS[kind]], { stdio: 'pipe' });
     fs.rmSync(out, { recursive: true, force: true });
     fs.renameSync(tmp, out);
   }

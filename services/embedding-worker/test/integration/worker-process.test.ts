@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { createClient } from 'redis';
 import { bearer, createAccount, createTestApp, TestAccount, TestApp } from '../../../api/test/support/test-app';
+import { ensureGeneratedModel } from '../../../../packages/embeddings/test/support/test-model';
 import { freePort, startRedis, startService, stopProcess, waitUntil } from '../../../../test/support/processes';
 
 const WORKER = 'services/embedding-worker/src/main.ts';
@@ -20,7 +21,7 @@ describe('embedding-worker process', () => {
   let acct: TestAccount;
 
   const knex = () => t.ctx.db.knex;
-  const startWorker = (env: Record<string, string> = {}) => {
+  const startWorker = (env: Record<string, string> = {}, opts: { captureStderr?: boolean } = {}) => {
     const child = startService(WORKER, {
       REDIS_URL: redisUrl,
       REDIS_KEY_PREFIX: prefix,
@@ -29,7 +30,7 @@ describe('embedding-worker process', () => {
       EMBEDDING_RECONCILE_INTERVAL_MS: '300',
       EMBEDDING_STUCK_AFTER_MS: '1000',
       ...env,
-    });
+    }, opts);
     workers.add(child);
     child.once('exit', () => workers.delete(child));
     return child;
@@ -176,6 +177,28 @@ describe('embedding-worker process', () => {
     await waitUntil(async () => (created.push(await createV2('written after redis came back')), created.at(-1)!.job_id !== null), 10_000, 'a queued create');
     expect(created.at(-1)).toMatchObject({ status: 'pending', job_id: created.at(-1)!.id });
     await allReady(created.map((c) => c.id));
+  });
+
+  it('fails an embedding the model cannot make, after its retries; retried once the model is fixed, it becomes ready', async () => {
+    // A real model whose position table is shorter than its tokenizer's window: long inputs make it fail.
+    const broken = ensureGeneratedModel({ kind: 'short-window' });
+    const env = { EMBEDDING_PROVIDER: 'transformers', MODEL_DIR: broken.modelDir, EMBEDDING_MODEL: broken.model, EMBEDDING_MAX_ATTEMPTS: '2', EMBEDDING_RETRY_BASE_MS: '100' };
+    const worker = startWorker(env, { captureStderr: true });
+    worker.stderr!.resume(); // transformers.js reports the failing inputs on stderr
+    const long = await createV2('a memory long enough to overflow the position window of the broken model, with many more tokens than sixteen');
+    const short = await createV2('short memory');
+    const status = async (id: string) => (await t.request().get(`/v2/memories/${id}/status`).set(bearer(acct.key))).body;
+    await waitUntil(async () => (await status(long.id)).status === 'failed', 20_000, 'the long memory failed');
+    expect(await status(long.id)).toMatchObject({ status: 'failed', error: expect.stringContaining('Non-zero status code') });
+    expect(await knex()('memories').where({ id: long.id }).first('embedding_attempts')).toEqual({ embedding_attempts: 2 });
+    expect((await status(short.id)).status).toBe('ready');
+    await stopProcess(worker, 'SIGTERM');
+
+    startWorker(); // the fixed model
+    const retried = await t.request().post(`/v2/memories/${long.id}/retry`).set(bearer(acct.key));
+    expect(retried.status).toBe(200);
+    expect(retried.body).toMatchObject({ id: long.id, status: 'pending', error: null });
+    await allReady([long.id]);
   });
 
   it('exits 0 on SIGTERM', async () => {
