@@ -53,6 +53,15 @@ export async function nearestNeighbours(
   return byScore(exact);
 }
 
+/** The rows of `hits` in their order, each with its score; a row gone meanwhile is left out. */
+export function withScores<R extends { id: string }>(hits: Neighbour[], rows: R[]): Array<R & { score: number }> {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return hits.flatMap((h) => {
+    const row = byId.get(h.id);
+    return row ? [{ ...row, score: h.score }] : [];
+  });
+}
+
 /** The plan PostgreSQL picks for the index-ordered query (operators check the HNSW index is used). */
 export async function explainNearest(db: Knex, table: string, filtered: (db: Knex) => Knex.QueryBuilder, vector: string, k: number): Promise<string> {
   return inIterativeScan(db, k, async (trx) => {

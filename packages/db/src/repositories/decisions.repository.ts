@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { nearestNeighbours } from '../nearest';
+import { nearestNeighbours, withScores } from '../nearest';
 import { Page, PageParams, paginate } from '../pagination';
 
 export type DecisionStatus = 'active' | 'superseded' | 'reverted' | 'experimental';
@@ -120,11 +120,7 @@ export const decisionsRepository = {
     };
     const hits = await nearestNeighbours(db, 'decisions', filtered, vector, k);
     const rows: DecisionRow[] = await db('decisions').select(DECISION_COLUMNS).where('account_id', accountId).whereIn('id', hits.map((h) => h.id));
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return hits.flatMap((h) => {
-      const row = byId.get(h.id);
-      return row ? [{ ...row, score: h.score }] : [];
-    });
+    return withScores(hits, rows);
   },
 
   async activeForProject(db: Knex, accountId: string, projectSlug: string) {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { nearestNeighbours } from '../nearest';
+import { nearestNeighbours, withScores } from '../nearest';
 import { Page, PageParams, paginate } from '../pagination';
 
 export interface PatternRow {
@@ -109,11 +109,7 @@ export const patternsRepository = {
     };
     const hits = await nearestNeighbours(db, 'patterns', filtered, vector, k);
     const rows: PatternRow[] = await patterns(db, accountId).whereIn('p.id', hits.map((h) => h.id)).select(COLUMNS);
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return hits.flatMap((h) => {
-      const row = byId.get(h.id);
-      return row ? [{ ...row, score: h.score }] : [];
-    });
+    return withScores(hits, rows);
   },
 
   /**

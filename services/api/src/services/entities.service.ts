@@ -2,6 +2,7 @@ import { ApiError, toIso } from '@ams/core';
 import { EntityCounts, EntityLinkRow, entitiesRepository, entityLinksRepository, EntityRow, isUniqueViolation, memoriesRepository, PageParams } from '@ams/db';
 import type { AppContext, AuthContext } from '../context';
 import type { CreateEntityBody, LinkBody, PatchEntityBody } from '../routes/entities/entities.schemas';
+import { requireVisibleMemory } from './memories/memory-scope';
 
 const NAME_TAKEN = 'entities_account_type_name_key';
 
@@ -90,8 +91,7 @@ export function presentLink(row: EntityLinkRow) {
 /** Both ends must be live resources of the account; linking twice returns the first link. */
 export async function linkEntity(ctx: AppContext, auth: AuthContext, body: LinkBody) {
   await requireEntity(ctx, auth, body.entity_id);
-  const memory = await memoriesRepository.findLive(ctx.db.knex, auth.accountId, body.memory_id);
-  if (!memory || (auth.agentId && memory.agent_id !== auth.agentId)) throw ApiError.notFound('Memory');
+  requireVisibleMemory(auth, await memoriesRepository.findLive(ctx.db.knex, auth.accountId, body.memory_id));
   const row = await entityLinksRepository.link(ctx.db.knex, {
     accountId: auth.accountId,
     entityId: body.entity_id,

@@ -55,6 +55,9 @@ describe('v2 memories', () => {
       const url = `https://e.com/${'p'.repeat(2_034)}`;
       expect(url).toHaveLength(2_048);
       expect((await create({ content: 'y'.repeat(50_000), agent_id: 'v2', webhook_url: url })).status).toBe(202);
+      for (const dedup_threshold of [0.5, 1]) {
+        expect((await create({ content: `bounds ${dedup_threshold}`, agent_id: 'v2', deduplicate: true, dedup_threshold })).status).toBe(202);
+      }
     });
 
     it('needs a key with write scope; the status needs read', async () => {
@@ -104,10 +107,13 @@ describe('v2 memories', () => {
       expect((await t.request().get(`/v2/memories/${third.body.id}/status`).set(bearer(acct.key))).body.duplicate_of).toBeNull();
     });
 
-    it('retry is refused (409) unless the embedding failed, and 404 for unknown ids', async () => {
+    it('retry is refused (409) unless the embedding failed; 404 for unknown ids; needs a key with write scope', async () => {
       const { body } = await create({ content: 'fine as it is', agent_id: 'v2' });
       expectError(await t.request().post(`/v2/memories/${body.id}/retry`).set(bearer(acct.key)), 409, 'conflict');
       expectError(await t.request().post('/v2/memories/00000000-0000-4000-8000-000000000000/retry').set(bearer(acct.key)), 404, 'not_found');
+      expectError(await t.request().post('/v2/memories/nope/retry').set(bearer(acct.key)), 404, 'not_found');
+      expectError(await t.request().post(`/v2/memories/${body.id}/retry`), 401, 'unauthorized');
+      expectError(await t.request().post(`/v2/memories/${body.id}/retry`).set(bearer(await acct.keyWith(['read']))), 403, 'authorization_error');
     });
   });
 

@@ -3,6 +3,7 @@ import { embeddingQueueRepository, memoriesRepository, MemoryRow } from '@ams/db
 import type { AppContext, AuthContext } from '../../context';
 import type { CreateMemoryV2Body } from '../../routes/memories/memories.schemas';
 import { handOffEmbedding } from './embedding-handoff';
+import { requireVisibleMemory } from './memory-scope';
 import { prepareNewMemory, storeMemory } from './memories.service';
 
 export function presentStatus(row: MemoryRow) {
@@ -43,8 +44,8 @@ export async function createMemoryAsync(ctx: AppContext, auth: AuthContext, body
 
 /** A deleted memory is gone, but for a v2 create set aside as a duplicate: its status says of what. */
 async function requireStatusRow(ctx: AppContext, auth: AuthContext, id: string): Promise<MemoryRow> {
-  const row = await memoriesRepository.findAny(ctx.db.knex, auth.accountId, id);
-  if (!row || (row.deleted_at && !row.duplicate_of) || (auth.agentId && row.agent_id !== auth.agentId)) throw ApiError.notFound('Memory');
+  const row = requireVisibleMemory(auth, await memoriesRepository.findAny(ctx.db.knex, auth.accountId, id));
+  if (row.deleted_at && !row.duplicate_of) throw ApiError.notFound('Memory');
   return row;
 }
 

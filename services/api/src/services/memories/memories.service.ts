@@ -9,7 +9,7 @@ import { resolveAgentForRead, resolveAgentForWrite } from '../agents-resolver';
 import { embedText } from '../embed-text';
 import { linkExtractedEntities, shouldExtract } from './entity-linking';
 import { EntityRef, presentMemory, presentMemorySummary } from './memory.presenter';
-import { resolveMemoryScope } from './memory-scope';
+import { requireVisibleMemory, resolveMemoryScope } from './memory-scope';
 import { tierForImportance } from './tiering';
 
 export const eventData = (row: MemoryRow) => ({
@@ -92,9 +92,7 @@ export async function createMemory(ctx: AppContext, auth: AuthContext, body: Cre
 }
 
 export async function getMemory(ctx: AppContext, auth: AuthContext, id: string) {
-  const row = await memoriesRepository.findLive(ctx.db.knex, auth.accountId, id);
-  // A key bound to an agent sees only that agent's memories.
-  if (!row || (auth.agentId && row.agent_id !== auth.agentId)) throw ApiError.notFound('Memory');
+  const row = await requireOwnLiveMemory(ctx, auth, id);
   const entities = await entitiesOf(ctx, auth.accountId, [row]);
   return presentMemory(row, entities.get(row.id) ?? []);
 }
@@ -112,9 +110,7 @@ export async function listMemories(
 }
 
 async function requireOwnLiveMemory(ctx: AppContext, auth: AuthContext, id: string): Promise<MemoryRow> {
-  const row = await memoriesRepository.findLive(ctx.db.knex, auth.accountId, id);
-  if (!row || (auth.agentId && row.agent_id !== auth.agentId)) throw ApiError.notFound('Memory');
-  return row;
+  return requireVisibleMemory(auth, await memoriesRepository.findLive(ctx.db.knex, auth.accountId, id));
 }
 
 /**
@@ -170,8 +166,7 @@ export async function deleteMemory(ctx: AppContext, auth: AuthContext, id: strin
 
 /** Undeletes a soft-deleted memory; restoring a live one is a no-op that returns it. */
 export async function restoreMemory(ctx: AppContext, auth: AuthContext, id: string) {
-  const row = await memoriesRepository.findAny(ctx.db.knex, auth.accountId, id);
-  if (!row || (auth.agentId && row.agent_id !== auth.agentId)) throw ApiError.notFound('Memory');
+  const row = requireVisibleMemory(auth, await memoriesRepository.findAny(ctx.db.knex, auth.accountId, id));
   const restored = row.deleted_at ? await memoriesRepository.restore(ctx.db.knex, auth.accountId, id) : row;
   if (!restored) throw ApiError.notFound('Memory');
   const entities = await entitiesOf(ctx, auth.accountId, [restored]);

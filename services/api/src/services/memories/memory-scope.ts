@@ -1,6 +1,12 @@
 import { ApiError } from '@ams/core';
-import { projectsRepository, sessionsRepository } from '@ams/db';
-import type { AppContext } from '../../context';
+import { MemoryRow, projectsRepository, sessionsRepository } from '@ams/db';
+import type { AppContext, AuthContext } from '../../context';
+
+/** The memory, if the caller may see it: a key bound to an agent sees only that agent's memories. Else 404. */
+export function requireVisibleMemory(auth: AuthContext, row: MemoryRow | undefined): MemoryRow {
+  if (!row || (auth.agentId && row.agent_id !== auth.agentId)) throw ApiError.notFound('Memory');
+  return row;
+}
 
 /** A memory's session and project must be live resources of the account (else 404). */
 export async function resolveMemoryScope(
