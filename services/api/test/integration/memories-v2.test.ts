@@ -212,14 +212,28 @@ describe('v2 memories', () => {
   describe('embedded mode: the worker runs in the API process', () => {
     let t: TestApp;
     let acct: TestAccount;
+    // Holds the worker's model call for one content until released, so "pending" is observed, not raced.
+    const held = 'asynchronous narwhal migration';
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const lexical = new LexicalEmbedder();
+    const gated: Embedder = {
+      provider: lexical.provider,
+      model: lexical.model,
+      dimensions: lexical.dimensions,
+      embed: async (texts) => {
+        if (texts.includes(held)) await released;
+        return lexical.embed(texts);
+      },
+    };
     beforeAll(async () => {
-      t = await createTestApp({ REDIS_URL: undefined, EMBEDDING_BATCH_WAIT_MS: '100' }, { redis: null, ingestion: true });
+      t = await createTestApp({ REDIS_URL: undefined, EMBEDDING_BATCH_WAIT_MS: '100' }, { redis: null, ingestion: true, embedder: gated });
       acct = await createAccount(t.ctx);
     });
     afterAll(() => t.close());
 
     it('answers 202 pending with a job id; the memory is fetchable at once, searchable once ready', async () => {
-      const res = await t.request().post('/v2/memories').set(bearer(acct.key)).send({ content: 'asynchronous narwhal migration', agent_id: 'emb' });
+      const res = await t.request().post('/v2/memories').set(bearer(acct.key)).send({ content: held, agent_id: 'emb' });
       expect(res.status).toBe(202);
       expect(res.body).toMatchObject({ status: 'pending', job_id: res.body.id });
       expect(res.body.estimated_completion_seconds).toBeGreaterThanOrEqual(1);
@@ -228,6 +242,7 @@ describe('v2 memories', () => {
         const before = await t.request().post('/v1/memories/search').set(bearer(acct.key)).send({ query: 'narwhal migration', search_mode });
         expect(before.body.data).toEqual([]);
       }
+      release();
       await waitFor(async () => (await t.request().get(`/v2/memories/${res.body.id}/status`).set(bearer(acct.key))).body.status === 'ready');
       const after = await t.request().post('/v1/memories/search').set(bearer(acct.key)).send({ query: 'narwhal migration' });
       expect(after.body.data[0].memory.id).toBe(res.body.id);
