@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Knex } from 'knex';
+import type { Knex } from '@ams/db';
 import { withTimeout, type Logger } from '@ams/core';
 import { embeddingBatchesRepository, embeddingQueueRepository, memoriesRepository, MemoryRow, RecordedDelivery, webhookDeliveriesRepository } from '@ams/db';
 import { Embedder, toPgVector } from '@ams/embeddings';

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Knex } from '@ams/db';
 import { BatchSpan, embeddingBatchesRepository, embeddingQueueRepository } from '@ams/db';
 
 /**

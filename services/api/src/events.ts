@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Knex } from 'knex';
+import type { Knex } from '@ams/db';
 import { EventType, webhookDeliveriesRepository } from '@ams/db';
 
 /**

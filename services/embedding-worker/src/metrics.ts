@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { Knex } from 'knex';
+import type { Knex } from '@ams/db';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { embeddingBatchesRepository, embeddingQueueRepository } from '@ams/db';
 import { BatchResult, busyRate, EmbeddingWorker } from '@ams/ingestion';

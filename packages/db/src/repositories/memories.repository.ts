@@ -66,6 +66,8 @@ export interface NewMemory {
   embeddingStatus: EmbeddingStatus;
   dedupThreshold?: number | null;
   webhookUrl?: string | null;
+  /** Defaults to now; test factories place memories in time. */
+  createdAt?: Date;
 }
 
 export interface MemoryPatch {
@@ -190,6 +192,8 @@ export const memoriesRepository = {
           embedding_status: m.embeddingStatus,
           dedup_threshold: m.dedupThreshold ?? null,
           webhook_url: m.webhookUrl ?? null,
+          created_at: m.createdAt,
+          updated_at: m.createdAt,
         })),
       )
       .returning(MEMORY_RETURNING);

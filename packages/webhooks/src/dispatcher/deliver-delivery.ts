@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Knex } from '@ams/db';
 import type { Logger } from '@ams/core';
 import { AttemptResult, DeliveryRow, webhookDeliveriesRepository, webhooksRepository } from '@ams/db';
 import { deliverOnce, DeliveryOptions, DeliveryOutcome } from '../http-delivery';

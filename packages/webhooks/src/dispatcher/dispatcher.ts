@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Knex } from '@ams/db';
 import { allSettledWithin, SingleFlight, type Logger } from '@ams/core';
 import { ClaimedDelivery, webhookDeliveriesRepository } from '@ams/db';
 import { deliverDelivery, DeliverySettings } from './deliver-delivery';

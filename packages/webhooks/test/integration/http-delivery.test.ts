@@ -1,8 +1,7 @@
 import crypto from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { buildDeliveryHeaders, deliverOnce, standardWebhookSecretFor, webhookUserAgent } from '../../src';
-import { startCanary, type Canary } from '../support/canary';
-import { startHttpsReceiver, type HttpsReceiver, type ReceiverHandler } from '../support/https-receiver';
+import { startCanary, type Canary, startHttpsReceiver, type HttpsReceiver, type ReceiverHandler } from '@ams/testing';
 
 const event = {
   id: 'evt_0b6f3c7e-5d1a-4c1e-9a51-0f4a2d9b1c11',

@@ -1,5 +1,5 @@
 import { VERSION } from '@ams/core';
-import { createTestApp } from '../support/test-app';
+import { createTestApp } from '@ams/testing';
 
 describe('GET /v1/health', () => {
   it('reports healthy with the database and Redis connected, without authentication', async () => {

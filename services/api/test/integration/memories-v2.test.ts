@@ -1,7 +1,7 @@
 import { createLogger } from '@ams/core';
 import { Embedder, LexicalEmbedder } from '@ams/embeddings';
 import { EmbeddingWorker, ingestionPolicy, workerSettings } from '@ams/ingestion';
-import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp, waitFor } from '../support/test-app';
+import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp, waitFor } from '@ams/testing';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

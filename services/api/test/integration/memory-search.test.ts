@@ -1,6 +1,6 @@
 import { memoriesRepository } from '@ams/db';
 import { toPgVector } from '@ams/embeddings';
-import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp } from '../support/test-app';
+import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp } from '@ams/testing';
 
 type Hit = { memory: { id: string; content: string }; score: number; score_breakdown?: Record<string, unknown> };
 

@@ -3,12 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import knexFactory, { Knex } from 'knex';
 import { Webhook } from 'standardwebhooks';
-import { accountsRepository, EventType, webhookDeliveriesRepository, webhooksRepository } from '@ams/db';
-import { startHttpsReceiver, HttpsReceiver, ReceiverHandler } from '../../../../packages/webhooks/test/support/https-receiver';
-import { startCanary } from '../../../../packages/webhooks/test/support/canary';
-import { startDispatcher, stopProcess } from '../support/dispatcher-process';
+import { accountsRepository, EventType, webhookDeliveriesRepository, webhooksRepository, createDatabase, type Database, type Knex } from '@ams/db';
+import { startHttpsReceiver, HttpsReceiver, ReceiverHandler, startCanary, startDispatcher, stopProcess } from '@ams/testing';
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -19,6 +16,7 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs = 15_000): Promi
 }
 
 describe('webhook-dispatcher (separate process, real HTTPS receiver)', () => {
+  let database: Database;
   let db: Knex;
   let caFile: string;
   let receiver: HttpsReceiver;
@@ -31,7 +29,8 @@ describe('webhook-dispatcher (separate process, real HTTPS receiver)', () => {
   };
 
   beforeAll(async () => {
-    db = knexFactory({ client: 'pg', connection: process.env.DATABASE_URL, pool: { min: 0, max: 4 } });
+    database = await createDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: '', dbPoolMax: 4 });
+    db = database.knex;
     // Deliveries other test files left behind point at hosts that do not exist here.
     await db('webhook_deliveries').whereIn('status', ['pending', 'delivering']).update({ status: 'failed' });
     receiver = await startHttpsReceiver({ handler: (r, res) => handler(r, res) });
@@ -45,7 +44,7 @@ describe('webhook-dispatcher (separate process, real HTTPS receiver)', () => {
   afterAll(async () => {
     fs.rmSync(path.dirname(caFile), { recursive: true, force: true });
     await receiver.close();
-    await db.destroy();
+    await database.close();
   });
 
   async function setup(opts: { secret?: string; eventTypes?: string[]; url?: string } = {}) {

@@ -3,16 +3,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import knexFactory, { Knex } from 'knex';
 import { createLogger, loadConfig } from '@ams/core';
-import { accountsRepository, webhookDeliveriesRepository, webhooksRepository } from '@ams/db';
+import { accountsRepository, webhookDeliveriesRepository, webhooksRepository, createDatabase, type Database, type Knex } from '@ams/db';
 import { JobQueue, QUEUES, WebhookJob } from '@ams/jobs';
-import { startHttpsReceiver, HttpsReceiver } from '../../../../packages/webhooks/test/support/https-receiver';
-import { startDispatcher, stopProcess } from '../support/dispatcher-process';
-import { freePort, startRedis, waitUntil as waitFor } from '../../../../test/support/processes';
+import { startHttpsReceiver, HttpsReceiver, startDispatcher, stopProcess, freePort, startRedis, waitFor } from '@ams/testing';
 
 /** With the outbox sweep slowed to a minute, only the queue can deliver: this tests the queue path. */
 describe('webhook queue across a Redis restart', () => {
+  let database: Database;
   let db: Knex;
   let receiver: HttpsReceiver;
   let redis: ChildProcess | undefined;
@@ -21,7 +19,8 @@ describe('webhook queue across a Redis restart', () => {
   let caDir: string | undefined;
 
   beforeAll(async () => {
-    db = knexFactory({ client: 'pg', connection: process.env.DATABASE_URL, pool: { min: 0, max: 2 } });
+    database = await createDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: '', dbPoolMax: 2 });
+    db = database.knex;
     receiver = await startHttpsReceiver();
   });
   afterAll(async () => {
@@ -30,7 +29,7 @@ describe('webhook queue across a Redis restart', () => {
     await stopProcess(redis, 'SIGKILL');
     if (caDir) fs.rmSync(caDir, { recursive: true, force: true });
     await receiver.close();
-    await db.destroy();
+    await database.close();
   });
 
   it('keeps delivering jobs after Redis restarts under a running dispatcher (scripts reloaded)', async () => {

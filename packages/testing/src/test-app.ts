@@ -3,12 +3,8 @@ import supertest from 'supertest';
 import { createLogger, loadConfig, Config } from '@ams/core';
 import { accountsRepository, createDatabase, Database } from '@ams/db';
 import { Embedder, LexicalEmbedder } from '@ams/embeddings';
-import { createApp } from '../../src/app';
-import type { AppContext } from '../../src/context';
-import { createIngestion } from '../../src/lib/ingestion';
-import { connectRedis, RedisConnection } from '../../src/lib/redis';
-import { issueApiKey } from '../../src/services/api-keys.service';
-import type { Scope } from '../../src/lib/scopes';
+import { connectRedis, createApp, createIngestion, issueApiKey, type AppContext, type RedisConnection, type Scope } from '@ams/api';
+import { waitFor } from './wait';
 
 const RELAXED_LIMITS = {
   RATE_LIMIT_PER_MINUTE: '100000',
@@ -77,16 +73,6 @@ export async function createAccount(ctx: AppContext): Promise<TestAccount> {
 }
 
 export const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
-
-/** Polls until `check` is true; for conditions that become true asynchronously (never a fixed sleep). */
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 5000, intervalMs = 20): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-}
 
 /** Asserts the spec's error envelope; returns the body for further checks. */
 export function expectError(res: supertest.Response, status: number, type: string) {
