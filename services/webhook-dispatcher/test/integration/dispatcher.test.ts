@@ -5,15 +5,7 @@ import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { Webhook } from 'standardwebhooks';
 import { accountsRepository, EventType, webhookDeliveriesRepository, webhooksRepository, createDatabase, type Database, type Knex } from '@ams/db';
-import { startHttpsReceiver, HttpsReceiver, ReceiverHandler, startCanary, startDispatcher, stopProcess } from '@ams/testing';
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import { startHttpsReceiver, HttpsReceiver, ReceiverHandler, startCanary, startDispatcher, stopProcess, waitFor } from '@ams/testing';
 
 describe('webhook-dispatcher (separate process, real HTTPS receiver)', () => {
   let database: Database;
@@ -154,7 +146,10 @@ describe('webhook-dispatcher (separate process, real HTTPS receiver)', () => {
     const events = await Promise.all(Array.from({ length: 20 }, () => emit()));
     const ids = events.map((e) => e.eventId);
     await waitFor(async () => ids.every((id) => received(id).length >= 1));
-    await new Promise((r) => setTimeout(r, 500));
+    // A delivery is marked succeeded only after its last send was answered, and nothing claims it
+    // after that: once all are succeeded, every send there will ever be has arrived.
+    const succeeded = async () => (await db('webhook_deliveries').whereIn('event_id', ids).where({ status: 'succeeded' })).length === ids.length;
+    await waitFor(succeeded);
     for (const id of ids) expect(received(id)).toHaveLength(1);
   });
 
