@@ -55,15 +55,16 @@ export interface TestApp {
 /**
  * An app on the run's PostgreSQL database (made by the jest global setup), or on PGlite (testBackend),
  * and real Redis.
- * Without `ingestion`, v2 creates embed in the request.
+ * Without `ingestion`, v2 creates embed in the request. `backend` pins the database for tests of
+ * one mode (split mode needs PostgreSQL), whatever TEST_BACKEND says.
  * `env` overrides environment variables for this app only, e.g. { RATE_LIMIT_PER_MINUTE: '5' }.
  */
 export async function createTestApp(
   env: Record<string, string | undefined> = {},
-  opts: { db?: Database; redis?: RedisConnection | null; embedder?: Embedder; ingestion?: boolean } = {},
+  opts: { db?: Database; redis?: RedisConnection | null; embedder?: Embedder; ingestion?: boolean; backend?: TestBackend } = {},
 ): Promise<TestApp> {
   // Generous limits unless a test sets its own: rate limiting has tests of its own.
-  const config: Config = loadConfig({ ...process.env, ...RELAXED_LIMITS, ...BACKEND_ENV[testBackend()], ...env });
+  const config: Config = loadConfig({ ...process.env, ...RELAXED_LIMITS, ...BACKEND_ENV[opts.backend ?? testBackend()], ...env });
   const logger = createLogger('api', config);
   const { db, owned } = opts.db ? { db: opts.db, owned: false } : await openDatabase(config);
   const redis = opts.redis === null ? undefined : opts.redis ?? (config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined);

@@ -6,12 +6,13 @@ import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('v2 memories', () => {
-  // Split mode with no Redis connection (the worker-process tests stop a real Redis).
+  // Split mode with no Redis connection (the worker-process tests stop a real Redis). Split mode
+  // needs PostgreSQL: on the PGlite run too, these run on PostgreSQL.
   describe('when no queue can take the job (Redis unreachable)', () => {
     let t: TestApp;
     let acct: TestAccount;
     beforeAll(async () => {
-      t = await createTestApp({ REDIS_URL: 'redis://127.0.0.1:1' }, { redis: null, ingestion: true });
+      t = await createTestApp({ REDIS_URL: 'redis://127.0.0.1:1' }, { redis: null, ingestion: true, backend: 'postgres' });
       acct = await createAccount(t.ctx);
     });
     afterAll(() => t.close());
@@ -133,7 +134,8 @@ describe('v2 memories', () => {
       },
     };
     beforeAll(async () => {
-      t = await createTestApp({ REDIS_URL: undefined, EMBEDDING_MAX_ATTEMPTS: '2', EMBEDDING_RETRY_BASE_MS: '200', EMBEDDING_BATCH_WAIT_MS: '50' }, { redis: null });
+      // A backoff long enough that the state after the first failure can be seen however slow the database.
+      t = await createTestApp({ REDIS_URL: undefined, EMBEDDING_MAX_ATTEMPTS: '2', EMBEDDING_RETRY_BASE_MS: '1500', EMBEDDING_BATCH_WAIT_MS: '50' }, { redis: null });
       const config = t.ctx.config;
       worker = new EmbeddingWorker({ db: t.ctx.db.knex, embedder: flaky, logger: createLogger('test', config), ...ingestionPolicy(config) }, workerSettings(config));
       worker.start();
@@ -212,8 +214,21 @@ describe('v2 memories', () => {
   describe('embedded mode: the worker runs in the API process', () => {
     let t: TestApp;
     let acct: TestAccount;
+    // Holds the embedding of one memory until the test has seen it pending, however slow the database.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const lexical = new LexicalEmbedder();
+    const gated: Embedder = {
+      provider: lexical.provider,
+      model: lexical.model,
+      dimensions: lexical.dimensions,
+      embed: async (texts) => {
+        if (texts.some((x) => x.startsWith('asynchronous narwhal'))) await gate;
+        return lexical.embed(texts);
+      },
+    };
     beforeAll(async () => {
-      t = await createTestApp({ REDIS_URL: undefined, EMBEDDING_BATCH_WAIT_MS: '100' }, { redis: null, ingestion: true });
+      t = await createTestApp({ REDIS_URL: undefined, EMBEDDING_BATCH_WAIT_MS: '100' }, { redis: null, ingestion: true, embedder: gated });
       acct = await createAccount(t.ctx);
     });
     afterAll(() => t.close());
@@ -228,6 +243,7 @@ describe('v2 memories', () => {
         const before = await t.request().post('/v1/memories/search').set(bearer(acct.key)).send({ query: 'narwhal migration', search_mode });
         expect(before.body.data).toEqual([]);
       }
+      release();
       await waitFor(async () => (await t.request().get(`/v2/memories/${res.body.id}/status`).set(bearer(acct.key))).body.status === 'ready');
       const after = await t.request().post('/v1/memories/search').set(bearer(acct.key)).send({ query: 'narwhal migration' });
       expect(after.body.data[0].memory.id).toBe(res.body.id);
