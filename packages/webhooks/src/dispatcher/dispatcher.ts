@@ -1,6 +1,5 @@
-import type { Knex } from '@ams/db';
 import { allSettledWithin, SingleFlight, type Logger } from '@ams/core';
-import { ClaimedDelivery, webhookDeliveriesRepository } from '@ams/db';
+import { ClaimedDelivery, webhookDeliveriesRepository, type Knex } from '@ams/db';
 import { deliverDelivery, DeliverySettings } from './deliver-delivery';
 import { Slots } from './slots';
 
