@@ -12,8 +12,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.js'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable' } },
+    files: ['**/*.js', '**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   { files: ['**/cli/**', 'bench/**', 'infra/**', '**/scripts/**'], rules: { 'no-console': 'off' } },

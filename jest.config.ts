@@ -25,6 +25,15 @@ const config: Config.InitialOptions = {
       displayName: 'integration',
       testMatch: ['<rootDir>/{packages,services}/*/test/integration/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
     },
+    {
+      // The API suite again on PGlite, the database of `npm start`. Only the API's suite: the worker and
+      // dispatcher tests run separate processes against one shared database, which an in-memory PGlite
+      // (one process, one connection) cannot be; packages' integration tests do not depend on the backend.
+      ...shared,
+      displayName: 'integration (pglite)',
+      testMatch: ['<rootDir>/services/api/test/integration/**/*.test.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/pglite-backend.ts'],
+    },
   ],
 };
 

@@ -16,9 +16,8 @@ import { performance } from 'node:perf_hooks';
 import type { ChildProcess } from 'node:child_process';
 import { loadConfig } from '@ams/core';
 import { Embedder, LexicalEmbedder, TransformersEmbedder } from '@ams/embeddings';
-import { ensureGeneratedModel } from '../packages/embeddings/test/support/test-model';
-import { startService, stopProcess, waitUntil } from '../test/support/processes';
 import { arg, BenchServer, percentiles, post, prng, sentence, startBenchServer } from './support';
+import { ensureGeneratedModel, startService, stopProcess, waitFor } from '@ams/testing';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -67,7 +66,7 @@ async function createV2(server: BenchServer, corpus: string[], concurrency: numb
 
 async function allReady(server: BenchServer, ids: string[]): Promise<void> {
   const db = server.ctx.db.knex;
-  await waitUntil(
+  await waitFor(
     async () => Number((await db('memories').whereIn('id', ids).whereNot('embedding_status', 'ready').count<{ count: string }[]>('* as count'))[0]!.count) === 0,
     30 * 60_000,
     'all v2 memories ready',

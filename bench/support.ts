@@ -1,14 +1,9 @@
 import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import knexFactory from 'knex';
 import { createLogger, loadConfig } from '@ams/core';
-import { accountsRepository, createDatabase, migrateLatest, Database } from '@ams/db';
+import { accountsRepository, createDatabase, createPostgresDatabase, dropPostgresDatabase, migrateLatest, Database } from '@ams/db';
 import { LexicalEmbedder, Embedder } from '@ams/embeddings';
-import { createApp } from '../services/api/src/app';
-import type { AppContext } from '../services/api/src/context';
-import { createIngestion } from '../services/api/src/lib/ingestion';
-import { connectRedis } from '../services/api/src/lib/redis';
-import { issueApiKey } from '../services/api/src/services/api-keys.service';
+import { type AppContext, connectRedis, createApp, createIngestion, issueApiKey } from '@ams/api';
 
 export const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -58,13 +53,10 @@ export interface BenchServer {
  */
 export async function startBenchServer(embedder: Embedder = new LexicalEmbedder(), opts: { redisUrl?: string } = {}): Promise<BenchServer> {
   const dbName = `ams_bench_${Date.now().toString(36)}_${crypto.randomBytes(2).toString('hex')}`;
-  const admin = knexFactory({ client: 'pg', connection: ADMIN_URL, pool: { min: 0, max: 1 } });
-  await admin.raw(`CREATE DATABASE ${dbName}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${dbName}`;
+  const url = await createPostgresDatabase(ADMIN_URL, dbName);
   const config = loadConfig({
     ...process.env,
-    DATABASE_URL: url.toString(),
+    DATABASE_URL: url,
     REDIS_URL: opts.redisUrl ?? '',
     REDIS_KEY_PREFIX: dbName,
     RATE_LIMIT_PER_MINUTE: '100000000',
@@ -95,8 +87,7 @@ export async function startBenchServer(embedder: Embedder = new LexicalEmbedder(
       }
       await redis?.close();
       await db.close();
-      await admin.raw(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await admin.destroy();
+      await dropPostgresDatabase(ADMIN_URL, dbName);
     },
   };
 }

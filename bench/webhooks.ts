@@ -7,8 +7,8 @@ import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { webhookDeliveriesRepository, webhooksRepository } from '@ams/db';
 import { OutboxReconciler, WebhookDispatcher, webhookUserAgent } from '@ams/webhooks';
-import { startHttpsReceiver } from '../packages/webhooks/test/support/https-receiver';
 import { arg, startBenchServer } from './support';
+import { startHttpsReceiver } from '@ams/testing';
 
 async function main(): Promise<void> {
   const n = arg('n', 2_000);

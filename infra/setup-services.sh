@@ -17,6 +17,26 @@ apt_install() {
   $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
+# The Debian archive this machine already uses (a mirror, a proxy), from its own apt sources:
+# deb822 *.sources first, then one-line sources.list entries; the main archive, not security.
+# deb.debian.org only when none is configured.
+debian_archive_uri() {
+  local uri
+  uri=$(awk '
+    /^[[:space:]]*$/ { if (uris != "" && suites !~ /-security/) { print uris; exit } uris = ""; suites = ""; next }
+    /^URIs:/ { uris = $2 }
+    /^Suites:/ { suites = $0 }
+    END { if (uris != "" && suites !~ /-security/) print uris }
+  ' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)
+  if [ -z "$uri" ] && [ -f /etc/apt/sources.list ]; then
+    uri=$(awk '$1 == "deb" || $1 == "deb-src" {
+             i = 2; if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
+             if ($(i + 1) !~ /-security/) { print $i; exit }
+           }' /etc/apt/sources.list)
+  fi
+  echo "${uri:-http://deb.debian.org/debian}"
+}
+
 # --- PostgreSQL -------------------------------------------------------------------------------
 apt_install postgresql
 PG_MAJOR=$(ls /etc/postgresql | sort -n | tail -n 1)
@@ -31,8 +51,10 @@ if [ ! -f "$($PG_CONFIG --sharedir)/extension/vector.control" ]; then
   apt_install "postgresql-server-dev-$PG_MAJOR" build-essential dpkg-dev
   work=$(mktemp -d)
   chmod 755 "$work"; mkdir -p "$work/lists/partial"
+  archive=$(debian_archive_uri)
+  log "pgvector source from $archive (trixie)"
   cat > "$work/sources.list" <<SRC
-deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main
+deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $archive trixie main
 SRC
   apt_opts=(-o "Dir::Etc::SourceList=$work/sources.list" -o Dir::Etc::SourceParts=/dev/null
             -o "Dir::State::Lists=$work/lists")

@@ -1,24 +1,17 @@
 import crypto from 'node:crypto';
-import knexFactory from 'knex';
-import { migrateLatest } from '../packages/db/src/migrate';
-import { ADMIN_DATABASE_URL, TEST_REDIS_URL, databaseUrlFor } from './test-env';
+import { createDatabase, createPostgresDatabase, migrateLatest } from '@ams/db';
+import { ADMIN_DATABASE_URL, TEST_REDIS_URL } from './test-env';
 
 /** One database per test run, migrated once; every test file reaches it through DATABASE_URL. */
 export default async function globalSetup(): Promise<void> {
   const runId = `${Date.now().toString(36)}_${crypto.randomBytes(3).toString('hex')}`;
   const dbName = `ams_test_${runId}`;
-  const admin = knexFactory({ client: 'pg', connection: ADMIN_DATABASE_URL, pool: { min: 0, max: 1 } });
+  const url = await createPostgresDatabase(ADMIN_DATABASE_URL, dbName);
+  const db = await createDatabase({ databaseUrl: url, dataDir: '', dbPoolMax: 1 });
   try {
-    await admin.raw(`CREATE DATABASE ${dbName}`);
+    await migrateLatest(db.knex);
   } finally {
-    await admin.destroy();
-  }
-  const url = databaseUrlFor(dbName);
-  const knex = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
-  try {
-    await migrateLatest(knex);
-  } finally {
-    await knex.destroy();
+    await db.close();
   }
   process.env.NODE_ENV = 'test';
   process.env.DATABASE_URL = url;

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import type { Knex } from 'knex';
-import type { Logger } from '@ams/core';
+import type { Knex } from '@ams/db';
+import { withTimeout, type Logger } from '@ams/core';
 import { embeddingBatchesRepository, embeddingQueueRepository, memoriesRepository, MemoryRow, RecordedDelivery, webhookDeliveriesRepository } from '@ams/db';
 import { Embedder, toPgVector } from '@ams/embeddings';
 
@@ -47,7 +47,7 @@ export function retryDelayMs(attemptsMade: number, baseMs: number): number {
  * model cannot take fails only its own memory.
  */
 async function embedAll(embedder: Embedder, texts: string[], timeoutMs: number): Promise<Array<Float32Array | Error>> {
-  const embed = (batch: string[]) => withDeadline(embedder.embed(batch), timeoutMs, `the model took longer than ${timeoutMs} ms`);
+  const embed = (batch: string[]) => withTimeout(embedder.embed(batch), timeoutMs, `the model took longer than ${timeoutMs} ms`);
   try {
     return await embed(texts);
   } catch (err) {
@@ -56,15 +56,6 @@ async function embedAll(embedder: Embedder, texts: string[], timeoutMs: number):
     for (const t of texts) out.push(await embed([t]).then(([v]) => v!, (e: Error) => e));
     return out;
   }
-}
-
-/** Rejects with `message` if `promise` has not settled within `ms` (a hung model call fails its batch). */
-function withDeadline<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
-  });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
 interface Stored {

@@ -1,4 +1,4 @@
-import { allSettledWithin } from '@ams/core';
+import { allSettledWithin, SingleFlight } from '@ams/core';
 import { embeddingBatchesRepository, embeddingQueueRepository, MemoryRow } from '@ams/db';
 import { BatchResult, embedBatch, IngestionDeps } from './embed-batch';
 
@@ -43,8 +43,7 @@ export class EmbeddingWorker {
   private flushTimer?: NodeJS.Timeout;
   private sweepTimer?: NodeJS.Timeout;
   private heartbeatTimer?: NodeJS.Timeout;
-  private draining?: Promise<void>;
-  private drainAgain = false;
+  private readonly drainer = new SingleFlight(() => this.drainPass());
   private stopped = false;
 
   constructor(
@@ -88,35 +87,26 @@ export class EmbeddingWorker {
 
   /** Claims and starts batches while slots are free and work is waiting. Concurrent calls share one pass. */
   drain(): Promise<void> {
-    if (this.draining) {
-      this.drainAgain = true;
-      return this.draining;
-    }
-    this.draining = this.drainLoop().finally(() => {
-      this.draining = undefined;
-    });
-    return this.draining;
+    return this.drainer.run();
   }
 
-  private async drainLoop(): Promise<void> {
-    do {
-      this.drainAgain = false;
-      while (!this.stopped && this.inflight.size < this.settings.concurrency) {
-        let rows: MemoryRow[];
-        try {
-          rows = await embeddingQueueRepository.claim(this.deps.db, {
-            limit: this.settings.batchSize,
-            stuckAfterMs: this.settings.stuckAfterMs,
-            maxAttempts: this.deps.maxAttempts,
-          });
-        } catch (err) {
-          this.deps.logger.warn('embedding claim failed; the next sweep tries again', { error: (err as Error).message });
-          return;
-        }
-        if (rows.length === 0) break;
-        this.run(rows);
+  private async drainPass(): Promise<boolean> {
+    while (!this.stopped && this.inflight.size < this.settings.concurrency) {
+      let rows: MemoryRow[];
+      try {
+        rows = await embeddingQueueRepository.claim(this.deps.db, {
+          limit: this.settings.batchSize,
+          stuckAfterMs: this.settings.stuckAfterMs,
+          maxAttempts: this.deps.maxAttempts,
+        });
+      } catch (err) {
+        this.deps.logger.warn('embedding claim failed; the next sweep tries again', { error: (err as Error).message });
+        return false;
       }
-    } while (this.drainAgain && !this.stopped);
+      if (rows.length === 0) break;
+      this.run(rows);
+    }
+    return !this.stopped;
   }
 
   private run(rows: MemoryRow[]): void {
@@ -181,7 +171,7 @@ export class EmbeddingWorker {
     clearInterval(this.sweepTimer);
     clearTimeout(this.flushTimer);
     for (const t of this.timers) clearTimeout(t);
-    await this.draining;
+    await this.drainer.current;
     const drained = await allSettledWithin([...this.inflight.values()].map((b) => b.task), drainMs);
     clearInterval(this.heartbeatTimer);
     if (drained) return;

@@ -1,5 +1,4 @@
-import type { Knex } from 'knex';
-import { BatchSpan, embeddingBatchesRepository, embeddingQueueRepository } from '@ams/db';
+import { BatchSpan, embeddingBatchesRepository, embeddingQueueRepository, type Knex } from '@ams/db';
 
 /**
  * Memories per second the workers embed when busy: for each worker, its memories over the time

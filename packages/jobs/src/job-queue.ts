@@ -1,6 +1,6 @@
 import BeeQueue from 'bee-queue';
 import type Joi from 'joi';
-import type { Logger } from '@ams/core';
+import { withTimeout, type Logger } from '@ams/core';
 import { ScriptLoader } from './script-loader';
 
 export interface QueueOptions<T> {
@@ -27,15 +27,8 @@ export interface EnqueueOptions {
 /** Reconnect forever (redis v3 gives up after an hour by default), backing off to 5 s. */
 const retryStrategy = ({ attempt }: { attempt: number }) => Math.min(attempt * 200, 5_000);
 
-const isNoScript = (err: unknown) => err instanceof Error && err.message.includes('NOSCRIPT');
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+/** Redis's reply code (node_redis sets `code` from the reply's first word), not its message text. */
+const isNoScript = (err: unknown) => (err as { code?: unknown } | null)?.code === 'NOSCRIPT';
 
 /** Bee-Queue internals this wrapper relies on (not in its type definitions). */
 interface BeeQueueInternals {

@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
-import type { Knex } from 'knex';
-import { EventType, webhookDeliveriesRepository } from '@ams/db';
+import { EventType, webhookDeliveriesRepository, type Knex } from '@ams/db';
 
 /**
  * Records a webhook event in the caller's transaction and returns the delivery ids to hand to the

@@ -1,7 +1,6 @@
 import http from 'node:http';
-import type { Knex } from 'knex';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { embeddingBatchesRepository, embeddingQueueRepository } from '@ams/db';
+import { embeddingBatchesRepository, embeddingQueueRepository, type Knex } from '@ams/db';
 import { BatchResult, busyRate, EmbeddingWorker } from '@ams/ingestion';
 
 export interface WorkerMetrics {

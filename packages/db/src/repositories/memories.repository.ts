@@ -66,6 +66,8 @@ export interface NewMemory {
   embeddingStatus: EmbeddingStatus;
   dedupThreshold?: number | null;
   webhookUrl?: string | null;
+  /** Defaults to now; test factories place memories in time. */
+  createdAt?: Date;
 }
 
 export interface MemoryPatch {
@@ -126,19 +128,10 @@ function applyMetadataCondition(q: Knex.QueryBuilder, c: MetadataCondition): voi
     default: {
       const op = COMPARATORS[c.op];
       // Numbers compare numerically and strings lexically; a value of the other JSON type never matches.
-      if (typeof c.value === 'number') {
-        q.whereRaw(`jsonb_typeof(memories.metadata -> ?) = 'number' AND (memories.metadata -> ?)::numeric ${op} ?`, [
-          c.key,
-          c.key,
-          c.value,
-        ]);
-      } else {
-        q.whereRaw(`jsonb_typeof(memories.metadata -> ?) = 'string' AND (memories.metadata ->> ?) ${op} ?`, [
-          c.key,
-          c.key,
-          c.value,
-        ]);
-      }
+      // CASE, not AND: PostgreSQL may evaluate AND's operands in any order, and casting a jsonb string
+      // to numeric fails the whole query.
+      const [type, cast] = typeof c.value === 'number' ? ['number', '(memories.metadata -> ?)::numeric'] : ['string', '(memories.metadata ->> ?)'];
+      q.whereRaw(`CASE WHEN jsonb_typeof(memories.metadata -> ?) = '${type}' THEN ${cast} ${op} ? ELSE false END`, [c.key, c.key, c.value]);
     }
   }
 }
@@ -190,6 +183,8 @@ export const memoriesRepository = {
           embedding_status: m.embeddingStatus,
           dedup_threshold: m.dedupThreshold ?? null,
           webhook_url: m.webhookUrl ?? null,
+          created_at: m.createdAt,
+          updated_at: m.createdAt,
         })),
       )
       .returning(MEMORY_RETURNING);

@@ -53,8 +53,11 @@ export const webhooksRepository = {
     return row as WebhookRow | undefined;
   },
 
-  /** Deliveries go with it (ON DELETE CASCADE). */
+  /**
+   * Deliveries go with it (ON DELETE CASCADE). Decided by the returned rows, not a row count: under
+   * PGlite (knex-pglite) del() answers no count.
+   */
   async delete(db: Knex, accountId: string, id: string): Promise<boolean> {
-    return (await db('webhooks').where({ account_id: accountId, id }).del()) > 0;
+    return (await db('webhooks').where({ account_id: accountId, id }).del().returning('id')).length > 0;
   },
 };

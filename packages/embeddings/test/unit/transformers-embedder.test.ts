@@ -4,7 +4,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { createEmbedder, TransformersEmbedder, LexicalEmbedder } from '../../src';
-import { ensureGeneratedModel } from '../support/test-model';
+import { ensureGeneratedModel } from '@ams/testing';
 
 /** The real @xenova/transformers loading path, on a tiny BERT-shaped model the repo generates. */
 /** A model directory that does not exist (nothing to clean up afterwards). */

@@ -1,6 +1,5 @@
-import type { Knex } from 'knex';
 import type { Logger } from '@ams/core';
-import { AttemptResult, DeliveryRow, webhookDeliveriesRepository, webhooksRepository } from '@ams/db';
+import { AttemptResult, DeliveryRow, webhookDeliveriesRepository, webhooksRepository, type Knex } from '@ams/db';
 import { deliverOnce, DeliveryOptions, DeliveryOutcome } from '../http-delivery';
 import { nextAttemptDelayMs } from '../retry-schedule';
 import { buildDeliveryHeaders } from '../signing';

@@ -1,6 +1,5 @@
-import type { Knex } from 'knex';
-import { allSettledWithin, type Logger } from '@ams/core';
-import { ClaimedDelivery, webhookDeliveriesRepository } from '@ams/db';
+import { allSettledWithin, SingleFlight, type Logger } from '@ams/core';
+import { ClaimedDelivery, webhookDeliveriesRepository, type Knex } from '@ams/db';
 import { deliverDelivery, DeliverySettings } from './deliver-delivery';
 import { Slots } from './slots';
 
@@ -39,8 +38,8 @@ export class WebhookDispatcher {
   private readonly inflight = new Map<string, { delivery: ClaimedDelivery; task: Promise<void> }>();
   private readonly retryTimers = new Set<NodeJS.Timeout>();
   private readonly scheduleRetry: RetryScheduler;
-  private sweeping?: Promise<SweepResult>;
-  private sweepAgain = false;
+  private readonly sweeper = new SingleFlight(() => this.sweepPass());
+  private sweepTotal: SweepResult = { claimed: 0, reclaimed: 0 };
   /** The last sweep filled every slot: more may be due, so sweep again when a slot frees up. */
   private backlog = false;
   private stopped = false;
@@ -87,46 +86,37 @@ export class WebhookDispatcher {
 
   /** Claims and starts everything due, as far as free slots allow. Concurrent calls share one sweep. */
   sweep(): Promise<SweepResult> {
-    if (this.sweeping) {
-      this.sweepAgain = true;
-      return this.sweeping;
-    }
-    this.sweeping = this.sweepLoop().finally(() => {
-      this.sweeping = undefined;
-    });
-    return this.sweeping;
+    if (!this.sweeper.current) this.sweepTotal = { claimed: 0, reclaimed: 0 };
+    const total = this.sweepTotal;
+    return this.sweeper.run().then(() => total);
   }
 
-  private async sweepLoop(): Promise<SweepResult> {
-    const total: SweepResult = { claimed: 0, reclaimed: 0 };
-    do {
-      this.sweepAgain = false;
-      for (;;) {
-        if (this.stopped) return total;
-        const wanted = this.slots.takeUpTo(this.settings.concurrency);
-        if (wanted === 0) {
-          this.backlog = true;
-          return total;
-        }
-        let claimed: ClaimedDelivery[];
-        try {
-          claimed = await webhookDeliveriesRepository.claimDue(this.db, this.leaseMs, wanted);
-        } catch (err) {
-          this.slots.release(wanted);
-          this.logger.warn('webhook outbox sweep failed', { error: (err as Error).message });
-          return total;
-        }
-        this.slots.release(wanted - claimed.length);
-        for (const d of claimed) void this.run(d);
-        total.claimed += claimed.length;
-        total.reclaimed += claimed.filter((d) => d.reclaimed).length;
-        if (claimed.length < wanted) {
-          this.backlog = false;
-          break;
-        }
+  private async sweepPass(): Promise<boolean> {
+    const total = this.sweepTotal;
+    for (;;) {
+      if (this.stopped) return false;
+      const wanted = this.slots.takeUpTo(this.settings.concurrency);
+      if (wanted === 0) {
+        this.backlog = true;
+        return false;
       }
-    } while (this.sweepAgain);
-    return total;
+      let claimed: ClaimedDelivery[];
+      try {
+        claimed = await webhookDeliveriesRepository.claimDue(this.db, this.leaseMs, wanted);
+      } catch (err) {
+        this.slots.release(wanted);
+        this.logger.warn('webhook outbox sweep failed', { error: (err as Error).message });
+        return false;
+      }
+      this.slots.release(wanted - claimed.length);
+      for (const d of claimed) void this.run(d);
+      total.claimed += claimed.length;
+      total.reclaimed += claimed.filter((d) => d.reclaimed).length;
+      if (claimed.length < wanted) {
+        this.backlog = false;
+        return true;
+      }
+    }
   }
 
   /** Sends one claimed delivery; its slot is already taken and is released at the end. */
@@ -175,7 +165,7 @@ export class WebhookDispatcher {
     this.stopped = true;
     for (const timer of this.retryTimers) clearTimeout(timer);
     this.retryTimers.clear();
-    await this.sweeping;
+    await this.sweeper.current;
     const drained = await allSettledWithin([...this.inflight.values()].map((f) => f.task), drainMs);
     if (drained) return;
     const unfinished = [...this.inflight.values()].map((f) => f.delivery);

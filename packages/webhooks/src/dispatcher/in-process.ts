@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Knex } from '@ams/db';
 import type { Logger } from '@ams/core';
 import { DispatcherSettings, WebhookDispatcher } from './dispatcher';
 import { OutboxReconciler } from './reconciler';

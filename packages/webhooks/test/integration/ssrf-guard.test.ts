@@ -2,7 +2,7 @@ import https from 'node:https';
 import type { LookupAddress } from 'node:dns';
 import { deliverOnce, GuardedHttpsAgent, isAddressRefusedError } from '../../src';
 import type { ResolveAll } from '../../src/guarded-agent';
-import { startCanary, type Canary } from '../support/canary';
+import { startCanary, type Canary } from '@ams/testing';
 
 /**
  * Every non-public target is refused before any connection: a canary TCP listener on the target

@@ -1,5 +1,5 @@
 import { createClient } from 'redis';
-import type { Logger } from '@ams/core';
+import { withTimeout, type Logger } from '@ams/core';
 
 export type RedisClient = ReturnType<typeof createClient>;
 
@@ -45,15 +45,9 @@ export function connectRedis(url: string, logger: Logger): RedisConnection {
 /** PING with a deadline; never throws. */
 export async function pingRedis(conn: RedisConnection, timeoutMs = 1000): Promise<boolean> {
   if (!conn.isReady()) return false;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), timeoutMs);
-  });
   try {
-    return await Promise.race([conn.client.ping().then((r) => r === 'PONG'), timeout]);
+    return await withTimeout(conn.client.ping().then((r) => r === 'PONG'), timeoutMs);
   } catch {
     return false;
-  } finally {
-    clearTimeout(timer);
   }
 }

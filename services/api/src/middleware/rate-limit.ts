@@ -81,11 +81,9 @@ export interface RateLimitSettings {
   logger: Logger;
 }
 
-/** Retry-After and a message naming the wait; the window's headers are already set. */
-function rateLimitError(resetTime: Date | undefined): ApiError {
-  const seconds = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + WINDOW_MS) - Date.now()) / 1000));
-  return new ApiError('rate_limit_exceeded', `Rate limit exceeded. Retry in ${seconds} seconds.`);
-}
+/** Whole seconds until the window resets (at least 1): Retry-After and the message both say it. */
+const secondsUntil = (resetTime: Date | undefined) =>
+  Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + WINDOW_MS) - Date.now()) / 1000));
 
 function limiter(
   name: string,
@@ -102,9 +100,9 @@ function limiter(
     store: new ResilientStore(s.redis, `${s.keyPrefix}:rl:${name}:`, s.logger),
     handler: (req, res, next) => {
       const info = (req as unknown as { rateLimit?: { resetTime?: Date } }).rateLimit;
-      const err = rateLimitError(info?.resetTime);
-      res.setHeader('Retry-After', String(err.message.match(/\d+/)?.[0] ?? 60));
-      next(err);
+      const seconds = secondsUntil(info?.resetTime);
+      res.setHeader('Retry-After', String(seconds));
+      next(new ApiError('rate_limit_exceeded', `Rate limit exceeded. Retry in ${seconds} seconds.`));
     },
   });
 }

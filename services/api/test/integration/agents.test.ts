@@ -1,5 +1,5 @@
 import { searchEventsRepository } from '@ams/db';
-import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp } from '../support/test-app';
+import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp } from '@ams/testing';
 
 describe('agents', () => {
   let t: TestApp;

@@ -1,6 +1,6 @@
 import { apiKeysRepository } from '@ams/db';
 import { hashApiKey } from '../../src/lib/api-key-tokens';
-import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp } from '../support/test-app';
+import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp } from '@ams/testing';
 
 describe('authentication', () => {
   let t: TestApp;

@@ -1,7 +1,7 @@
 import { createPgliteDatabase, migrateLatest, pendingMigrations } from '@ams/db';
 import { bootstrapAdminKey } from '../../src/services/accounts.service';
 import { createIngestion } from '../../src/lib/ingestion';
-import { bearer, createTestApp, waitFor } from '../support/test-app';
+import { bearer, createTestApp, waitFor } from '@ams/testing';
 
 /** Smoke test of the zero-setup default: PGlite + pgvector, no PostgreSQL server, no Redis. */
 describe('embedded mode (PGlite)', () => {

@@ -1,4 +1,4 @@
-import { createAccount, createTestApp, expectError, bearer, TestApp, TestAccount } from '../support/test-app';
+import { createAccount, createTestApp, expectError, bearer, TestApp, TestAccount } from '@ams/testing';
 
 describe('error envelope and body handling', () => {
   let t: TestApp;

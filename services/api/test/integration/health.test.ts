@@ -1,5 +1,5 @@
 import { VERSION } from '@ams/core';
-import { createTestApp } from '../support/test-app';
+import { createTestApp, testBackend } from '@ams/testing';
 
 describe('GET /v1/health', () => {
   it('reports healthy with the database and Redis connected, without authentication', async () => {
@@ -7,7 +7,9 @@ describe('GET /v1/health', () => {
     try {
       const res = await t.request().get('/v1/health');
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ status: 'healthy', version: VERSION, database: 'connected', redis: 'connected', mode: 'split' });
+      // The mode follows the database: PGlite is the embedded mode.
+      const mode = testBackend() === 'pglite' ? 'embedded' : 'split';
+      expect(res.body).toMatchObject({ status: 'healthy', version: VERSION, database: 'connected', redis: 'connected', mode });
       expect(VERSION).toMatch(/^\d+\.\d+\.\d+/);
     } finally {
       await t.close();

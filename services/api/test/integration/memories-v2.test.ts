@@ -1,17 +1,18 @@
 import { createLogger } from '@ams/core';
 import { Embedder, LexicalEmbedder } from '@ams/embeddings';
 import { EmbeddingWorker, ingestionPolicy, workerSettings } from '@ams/ingestion';
-import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp, waitFor } from '../support/test-app';
+import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp, waitFor } from '@ams/testing';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('v2 memories', () => {
-  // Split mode with no Redis connection (the worker-process tests stop a real Redis).
+  // Split mode with no Redis connection (the worker-process tests stop a real Redis). Split mode
+  // needs PostgreSQL: on the PGlite run too, these run on PostgreSQL.
   describe('when no queue can take the job (Redis unreachable)', () => {
     let t: TestApp;
     let acct: TestAccount;
     beforeAll(async () => {
-      t = await createTestApp({ REDIS_URL: 'redis://127.0.0.1:1' }, { redis: null, ingestion: true });
+      t = await createTestApp({ REDIS_URL: 'redis://127.0.0.1:1' }, { redis: null, ingestion: true, backend: 'postgres' });
       acct = await createAccount(t.ctx);
     });
     afterAll(() => t.close());
@@ -133,7 +134,8 @@ describe('v2 memories', () => {
       },
     };
     beforeAll(async () => {
-      t = await createTestApp({ REDIS_URL: undefined, EMBEDDING_MAX_ATTEMPTS: '2', EMBEDDING_RETRY_BASE_MS: '200', EMBEDDING_BATCH_WAIT_MS: '50' }, { redis: null });
+      // A backoff long enough that the state after the first failure can be seen however slow the database.
+      t = await createTestApp({ REDIS_URL: undefined, EMBEDDING_MAX_ATTEMPTS: '2', EMBEDDING_RETRY_BASE_MS: '1500', EMBEDDING_BATCH_WAIT_MS: '50' }, { redis: null });
       const config = t.ctx.config;
       worker = new EmbeddingWorker({ db: t.ctx.db.knex, embedder: flaky, logger: createLogger('test', config), ...ingestionPolicy(config) }, workerSettings(config));
       worker.start();
@@ -212,17 +214,16 @@ describe('v2 memories', () => {
   describe('embedded mode: the worker runs in the API process', () => {
     let t: TestApp;
     let acct: TestAccount;
-    // Holds the worker's model call for one content until released, so "pending" is observed, not raced.
-    const held = 'asynchronous narwhal migration';
-    let release: () => void = () => undefined;
-    const released = new Promise<void>((resolve) => (release = resolve));
+    // Holds the embedding of one memory until the test has seen it pending, however slow the database.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
     const lexical = new LexicalEmbedder();
     const gated: Embedder = {
       provider: lexical.provider,
       model: lexical.model,
       dimensions: lexical.dimensions,
       embed: async (texts) => {
-        if (texts.includes(held)) await released;
+        if (texts.some((x) => x.startsWith('asynchronous narwhal'))) await gate;
         return lexical.embed(texts);
       },
     };
@@ -233,7 +234,7 @@ describe('v2 memories', () => {
     afterAll(() => t.close());
 
     it('answers 202 pending with a job id; the memory is fetchable at once, searchable once ready', async () => {
-      const res = await t.request().post('/v2/memories').set(bearer(acct.key)).send({ content: held, agent_id: 'emb' });
+      const res = await t.request().post('/v2/memories').set(bearer(acct.key)).send({ content: 'asynchronous narwhal migration', agent_id: 'emb' });
       expect(res.status).toBe(202);
       expect(res.body).toMatchObject({ status: 'pending', job_id: res.body.id });
       expect(res.body.estimated_completion_seconds).toBeGreaterThanOrEqual(1);

@@ -1,4 +1,4 @@
-import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp } from '../support/test-app';
+import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp } from '@ams/testing';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 

@@ -1,6 +1,6 @@
 import { memoriesRepository } from '@ams/db';
 import { toPgVector } from '@ams/embeddings';
-import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp } from '../support/test-app';
+import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp } from '@ams/testing';
 
 type Hit = { memory: { id: string; content: string }; score: number; score_breakdown?: Record<string, unknown> };
 
@@ -134,11 +134,13 @@ describe('POST /v1/memories/search', () => {
   });
 });
 
+// PostgreSQL on the PGlite run too: these are the server's planner and HNSW index at scale, and
+// 5,000 rows through WASM PGlite take minutes.
 describe('semantic search at scale', () => {
   let t: TestApp;
   let acct: TestAccount;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({}, { backend: 'postgres' });
     acct = await createAccount(t.ctx);
     // 1,000 memories: 99 % belong to one agent, 1 % (10) to another.
     for (let b = 0; b < 10; b++) {

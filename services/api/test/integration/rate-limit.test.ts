@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { bearer, createAccount, createTestApp, expectError, TestApp } from '../support/test-app';
+import { bearer, createAccount, createTestApp, expectError, TestApp } from '@ams/testing';
 
 const freshPrefix = () => `${process.env.REDIS_KEY_PREFIX}:rl-${crypto.randomBytes(4).toString('hex')}`;
 

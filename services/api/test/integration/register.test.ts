@@ -1,4 +1,4 @@
-import { bearer, createTestApp, expectError, TestApp, uniqueEmail } from '../support/test-app';
+import { bearer, createTestApp, expectError, TestApp, uniqueEmail } from '@ams/testing';
 
 describe('POST /v1/auth/register', () => {
   let t: TestApp;

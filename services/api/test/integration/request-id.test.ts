@@ -1,4 +1,4 @@
-import { createTestApp, TestApp } from '../support/test-app';
+import { createTestApp, TestApp } from '@ams/testing';
 
 describe('X-Request-ID', () => {
   let t: TestApp;

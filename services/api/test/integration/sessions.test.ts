@@ -1,5 +1,4 @@
-import { deleteMemoryRow, ensureAgent, insertMemory } from '../support/memory-factory';
-import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp } from '../support/test-app';
+import { deleteMemoryRow, ensureAgent, insertMemory, bearer, createAccount, createTestApp, expectError, TestAccount, TestApp } from '@ams/testing';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;

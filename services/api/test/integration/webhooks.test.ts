@@ -1,4 +1,4 @@
-import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp } from '../support/test-app';
+import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp } from '@ams/testing';
 
 describe('webhooks API', () => {
   let t: TestApp;

@@ -1,9 +1,7 @@
 import crypto from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { createClient } from 'redis';
-import { bearer, createAccount, createTestApp, TestAccount, TestApp } from '../../../api/test/support/test-app';
-import { ensureGeneratedModel } from '../../../../packages/embeddings/test/support/test-model';
-import { freePort, startRedis, startService, stopProcess, waitUntil } from '../../../../test/support/processes';
+import { bearer, createAccount, createTestApp, TestAccount, TestApp, ensureGeneratedModel, freePort, startRedis, startService, stopProcess, waitFor } from '@ams/testing';
 
 const WORKER = 'services/embedding-worker/src/main.ts';
 
@@ -46,7 +44,7 @@ describe('embedding-worker process', () => {
   const statuses = async (ids: string[]) =>
     (await knex()('memories').where('account_id', acct.accountId).whereIn('id', ids).select('embedding_status')).map((r) => r.embedding_status as string);
   const allReady = (ids: string[], timeoutMs = 20_000) =>
-    waitUntil(async () => (await statuses(ids)).every((s) => s === 'ready'), timeoutMs, `${ids.length} memories ready`);
+    waitFor(async () => (await statuses(ids)).every((s) => s === 'ready'), timeoutMs, `${ids.length} memories ready`);
   const completedEvents = async (ids: string[]) => {
     const rows = await knex()('webhook_deliveries').where({ account_id: acct.accountId, event_type: 'embedding.completed' }).select('payload');
     const perMemory = new Map(ids.map((id) => [id, 0]));
@@ -95,7 +93,7 @@ describe('embedding-worker process', () => {
     const { id } = await createV2('metrics count this memory');
     await allReady([id]);
     let body = '';
-    await waitUntil(async () => {
+    await waitFor(async () => {
       body = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text(), () => '');
       return /ams_embedding_memories_total\{outcome="ready"\} [1-9]/.test(body);
     });
@@ -125,7 +123,7 @@ describe('embedding-worker process', () => {
     const blocker = await knex().transaction();
     await blocker.raw('LOCK TABLE webhook_deliveries IN SHARE MODE');
     const doomed = startWorker();
-    await waitUntil(async () => {
+    await waitFor(async () => {
       const { rows } = await knex().raw(
         `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%webhook_deliveries%'`,
       );
@@ -164,17 +162,17 @@ describe('embedding-worker process', () => {
   it('embeds inside the request while Redis is down (job_id null), and queues again once it is back', async () => {
     startWorker();
     await stopProcess(redis, 'SIGKILL');
-    await waitUntil(() => !t.ctx.redis!.isReady(), 10_000, 'API notices Redis is down');
+    await waitFor(() => !t.ctx.redis!.isReady(), 10_000, 'API notices Redis is down');
     const sync = await createV2('written while redis was down');
     expect(sync).toEqual({ id: sync.id, status: 'ready', job_id: null, estimated_completion_seconds: 0 });
     const search = await t.request().post('/v1/memories/search').set(bearer(acct.key)).send({ query: 'written while redis was down' });
     expect(search.body.data[0].memory.id).toBe(sync.id);
 
     redis = await startRedis(redisPort);
-    await waitUntil(() => t.ctx.redis!.isReady(), 10_000, 'API reconnects to Redis');
+    await waitFor(() => t.ctx.redis!.isReady(), 10_000, 'API reconnects to Redis');
     // The queue's own connection comes back on its own schedule; until then creates stay synchronous.
     const created: Array<{ id: string; status: string; job_id: string | null }> = [];
-    await waitUntil(async () => (created.push(await createV2('written after redis came back')), created.at(-1)!.job_id !== null), 10_000, 'a queued create');
+    await waitFor(async () => (created.push(await createV2('written after redis came back')), created.at(-1)!.job_id !== null), 10_000, 'a queued create');
     expect(created.at(-1)).toMatchObject({ status: 'pending', job_id: created.at(-1)!.id });
     await allReady(created.map((c) => c.id));
   });
@@ -188,7 +186,7 @@ describe('embedding-worker process', () => {
     const long = await createV2('a memory long enough to overflow the position window of the broken model, with many more tokens than sixteen');
     const short = await createV2('short memory');
     const status = async (id: string) => (await t.request().get(`/v2/memories/${id}/status`).set(bearer(acct.key))).body;
-    await waitUntil(async () => (await status(long.id)).status === 'failed', 20_000, 'the long memory failed');
+    await waitFor(async () => (await status(long.id)).status === 'failed', 20_000, 'the long memory failed');
     expect(await status(long.id)).toMatchObject({ status: 'failed', error: expect.stringContaining('Non-zero status code') });
     expect(await knex()('memories').where({ id: long.id }).first('embedding_attempts')).toEqual({ embedding_attempts: 2 });
     expect((await status(short.id)).status).toBe('ready');

@@ -3,22 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import knexFactory, { Knex } from 'knex';
 import { Webhook } from 'standardwebhooks';
-import { accountsRepository, EventType, webhookDeliveriesRepository, webhooksRepository } from '@ams/db';
-import { startHttpsReceiver, HttpsReceiver, ReceiverHandler } from '../../../../packages/webhooks/test/support/https-receiver';
-import { startCanary } from '../../../../packages/webhooks/test/support/canary';
-import { startDispatcher, stopProcess } from '../support/dispatcher-process';
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import { accountsRepository, EventType, webhookDeliveriesRepository, webhooksRepository, createDatabase, type Database, type Knex } from '@ams/db';
+import { startHttpsReceiver, HttpsReceiver, ReceiverHandler, startCanary, startDispatcher, stopProcess, waitFor } from '@ams/testing';
 
 describe('webhook-dispatcher (separate process, real HTTPS receiver)', () => {
+  let database: Database;
   let db: Knex;
   let caFile: string;
   let receiver: HttpsReceiver;
@@ -31,7 +21,8 @@ describe('webhook-dispatcher (separate process, real HTTPS receiver)', () => {
   };
 
   beforeAll(async () => {
-    db = knexFactory({ client: 'pg', connection: process.env.DATABASE_URL, pool: { min: 0, max: 4 } });
+    database = await createDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: '', dbPoolMax: 4 });
+    db = database.knex;
     // Deliveries other test files left behind point at hosts that do not exist here.
     await db('webhook_deliveries').whereIn('status', ['pending', 'delivering']).update({ status: 'failed' });
     receiver = await startHttpsReceiver({ handler: (r, res) => handler(r, res) });
@@ -45,7 +36,7 @@ describe('webhook-dispatcher (separate process, real HTTPS receiver)', () => {
   afterAll(async () => {
     fs.rmSync(path.dirname(caFile), { recursive: true, force: true });
     await receiver.close();
-    await db.destroy();
+    await database.close();
   });
 
   async function setup(opts: { secret?: string; eventTypes?: string[]; url?: string } = {}) {
@@ -155,7 +146,10 @@ describe('webhook-dispatcher (separate process, real HTTPS receiver)', () => {
     const events = await Promise.all(Array.from({ length: 20 }, () => emit()));
     const ids = events.map((e) => e.eventId);
     await waitFor(async () => ids.every((id) => received(id).length >= 1));
-    await new Promise((r) => setTimeout(r, 500));
+    // A delivery is marked succeeded only after its last send was answered, and nothing claims it
+    // after that: once all are succeeded, every send there will ever be has arrived.
+    const succeeded = async () => (await db('webhook_deliveries').whereIn('event_id', ids).where({ status: 'succeeded' })).length === ids.length;
+    await waitFor(succeeded);
     for (const id of ids) expect(received(id)).toHaveLength(1);
   });
 

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Knex } from '@ams/db';
 import { entitiesRepository, entityLinksRepository } from '@ams/db';
 import { extractEntities, isEntityRich } from '@ams/text';
 import type { EntityRef } from './memory.presenter';

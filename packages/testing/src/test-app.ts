@@ -1,20 +1,49 @@
 import type { Express } from 'express';
 import supertest from 'supertest';
 import { createLogger, loadConfig, Config } from '@ams/core';
-import { accountsRepository, createDatabase, Database } from '@ams/db';
+import { accountsRepository, createDatabase, Database, migrateLatest } from '@ams/db';
 import { Embedder, LexicalEmbedder } from '@ams/embeddings';
-import { createApp } from '../../src/app';
-import type { AppContext } from '../../src/context';
-import { createIngestion } from '../../src/lib/ingestion';
-import { connectRedis, RedisConnection } from '../../src/lib/redis';
-import { issueApiKey } from '../../src/services/api-keys.service';
-import type { Scope } from '../../src/lib/scopes';
+import { connectRedis, createApp, createIngestion, issueApiKey, type AppContext, type RedisConnection, type Scope } from '@ams/api';
+import { waitFor } from './wait';
 
 const RELAXED_LIMITS = {
   RATE_LIMIT_PER_MINUTE: '100000',
   UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: '100000',
   REGISTER_RATE_LIMIT_PER_MINUTE: '100000',
 };
+
+export type TestBackend = 'postgres' | 'pglite';
+
+/**
+ * Which database the API tests run on: the run's PostgreSQL (default), or with TEST_BACKEND=pglite
+ * the embedded mode's PGlite, a fresh in-memory one per app, migrated (see jest.config.ts).
+ */
+export const testBackend = (): TestBackend => (process.env.TEST_BACKEND === 'pglite' ? 'pglite' : 'postgres');
+
+const BACKEND_ENV: Record<TestBackend, Record<string, string | undefined>> = {
+  postgres: {},
+  pglite: { DATABASE_URL: undefined, DATA_DIR: 'memory://' },
+};
+
+let sharedPglite: Promise<Database> | undefined;
+
+/**
+ * The app's database when the test did not pass one: a PostgreSQL pool of its own, or the test
+ * file's one in-memory PGlite, migrated on first use (starting PGlite costs seconds of WASM set-up,
+ * so the apps of a file share it; closeSharedTestDatabase ends it after the file).
+ */
+async function openDatabase(config: Config): Promise<{ db: Database; owned: boolean }> {
+  if (config.databaseUrl) return { db: await createDatabase(config), owned: true };
+  sharedPglite ??= createDatabase(config).then(async (db) => (await migrateLatest(db.knex), db));
+  return { db: await sharedPglite, owned: false };
+}
+
+/** Closes the test file's shared PGlite, if one was started (an afterAll of the pglite project). */
+export async function closeSharedTestDatabase(): Promise<void> {
+  const db = sharedPglite;
+  sharedPglite = undefined;
+  await (await db)?.close();
+}
 
 export interface TestApp {
   app: Express;
@@ -24,18 +53,20 @@ export interface TestApp {
 }
 
 /**
- * An app on the run's PostgreSQL database (made by the jest global setup) and real Redis.
- * Without `ingestion`, v2 creates embed in the request.
+ * An app on the run's PostgreSQL database (made by the jest global setup), or on PGlite (testBackend),
+ * and real Redis.
+ * Without `ingestion`, v2 creates embed in the request. `backend` pins the database for tests of
+ * one mode (split mode needs PostgreSQL), whatever TEST_BACKEND says.
  * `env` overrides environment variables for this app only, e.g. { RATE_LIMIT_PER_MINUTE: '5' }.
  */
 export async function createTestApp(
   env: Record<string, string | undefined> = {},
-  opts: { db?: Database; redis?: RedisConnection | null; embedder?: Embedder; ingestion?: boolean } = {},
+  opts: { db?: Database; redis?: RedisConnection | null; embedder?: Embedder; ingestion?: boolean; backend?: TestBackend } = {},
 ): Promise<TestApp> {
   // Generous limits unless a test sets its own: rate limiting has tests of its own.
-  const config: Config = loadConfig({ ...process.env, ...RELAXED_LIMITS, ...env });
+  const config: Config = loadConfig({ ...process.env, ...RELAXED_LIMITS, ...BACKEND_ENV[opts.backend ?? testBackend()], ...env });
   const logger = createLogger('api', config);
-  const db = opts.db ?? (await createDatabase(config));
+  const { db, owned } = opts.db ? { db: opts.db, owned: false } : await openDatabase(config);
   const redis = opts.redis === null ? undefined : opts.redis ?? (config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined);
   if (redis) await waitFor(() => redis.isReady(), 3000).catch(() => undefined);
   // The lexical embedder: deterministic and instant; the transformers path has tests of its own.
@@ -51,7 +82,7 @@ export async function createTestApp(
     async close() {
       await ingestion?.close();
       if (!opts.redis) await redis?.close();
-      if (!opts.db) await db.close();
+      if (owned) await db.close();
     },
   };
 }
@@ -77,16 +108,6 @@ export async function createAccount(ctx: AppContext): Promise<TestAccount> {
 }
 
 export const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
-
-/** Polls until `check` is true; for conditions that become true asynchronously (never a fixed sleep). */
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 5000, intervalMs = 20): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-}
 
 /** Asserts the spec's error envelope; returns the body for further checks. */
 export function expectError(res: supertest.Response, status: number, type: string) {

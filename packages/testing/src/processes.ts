@@ -1,8 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
+import { waitFor } from './wait';
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '../../..');
 
 /** A TCP port nobody listens on right now. */
 export async function freePort(): Promise<number> {
@@ -11,15 +12,6 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as net.AddressInfo;
   await new Promise((r) => server.close(r));
   return port;
-}
-
-/** Polls until `check` holds; for conditions another process makes true (never a fixed sleep). */
-export async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 15_000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const accepts = (port: number) =>
@@ -34,7 +26,7 @@ const accepts = (port: number) =>
 /** A Redis of the test's own, so stopping, restarting or flushing it disturbs nobody else. */
 export async function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  await waitUntil(() => accepts(port), 5_000, `redis-server on ${port}`);
+  await waitFor(() => accepts(port), 5_000, `redis-server on ${port}`);
   return child;
 }
 

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const ROOT = path.resolve(__dirname, '../../../..');
-const SCRIPT = path.resolve(__dirname, '../../scripts/make_bert_onnx.py');
+const ROOT = path.resolve(__dirname, '../../..');
+const SCRIPT = path.resolve(__dirname, '../scripts/make_bert_onnx.py');
 // Debian's python3 carries python3-onnx (the `python3` on PATH may be another one without it).
 const PYTHON = fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 

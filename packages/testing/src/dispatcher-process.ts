@@ -1,7 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { startService } from '../../../../test/support/processes';
-
-export { stopProcess } from '../../../../test/support/processes';
+import { startService } from './processes';
 
 /** The real dispatcher entry point as its own process, with test-speed settings. */
 export function startDispatcher(env: Record<string, string>): ChildProcess {

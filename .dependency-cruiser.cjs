@@ -1,0 +1,96 @@
+/**
+ * The architecture, enforced by `npm run lint` (dependency-cruiser over the resolved imports).
+ * Workspaces are packages/<name> (libraries, @ams/<name>) and services/<name> (processes, @ams/<name>).
+ * Symlinks are kept, so an import by package name resolves to node_modules/@ams/<name>/… and one by
+ * relative path to packages|services/<name>/…: between workspaces only the first, and only the entry.
+ * packages/testing is test-only: it may import @ams/api, because the test app is the API app.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+
+const SERVICES = fs.readdirSync(path.join(__dirname, 'services')).join('|');
+const BY_NAME_SERVICE = `^node_modules/@ams/(${SERVICES})/`;
+const ENTRY = '^node_modules/@ams/[^/]+/src/index\\.ts$';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'service-imports-service',
+      comment: 'A service (a process) never imports another service; shared code belongs in packages/.',
+      severity: 'error',
+      from: { path: '^services/([^/]+)/' },
+      to: { path: [BY_NAME_SERVICE, '^services/'], pathNot: ['^node_modules/@ams/$1/', '^services/$1/'] },
+    },
+    {
+      name: 'package-imports-service',
+      comment: 'Libraries never depend on processes. packages/testing is the exception: its test app is the API app.',
+      severity: 'error',
+      from: { path: '^packages/', pathNot: '^packages/testing/' },
+      to: { path: [BY_NAME_SERVICE, '^services/'] },
+    },
+    {
+      name: 'database-driver-outside-db',
+      comment: "knex and the database drivers are packages/db's business; others take its types (Knex, Db) from @ams/db.",
+      severity: 'error',
+      from: { pathNot: '^packages/db/' },
+      to: { path: '^node_modules/(knex|knex-pglite|pg|@electric-sql/pglite[^/]*)/' },
+    },
+    {
+      name: 'workspace-internals',
+      comment: 'Another workspace is reached only through its entry (src/index.ts), never its other files or its tests.',
+      severity: 'error',
+      from: {},
+      to: { path: '^node_modules/@ams/', pathNot: ENTRY },
+    },
+    {
+      name: 'workspace-by-relative-path',
+      comment: 'Another workspace is imported by its package name (@ams/<name>), never by a relative path.',
+      severity: 'error',
+      from: { path: '^(packages|services)/([^/]+)/' },
+      to: { path: '^(packages|services)/', pathNot: '^$1/$2/' },
+    },
+    {
+      name: 'root-by-relative-path',
+      comment: 'Root tests, benches and scripts use workspaces by package name too.',
+      severity: 'error',
+      from: { pathNot: '^(packages|services)/' },
+      to: { path: '^(packages|services)/' },
+    },
+    {
+      name: 'production-imports-tests',
+      comment: 'Production code (src/) never imports test code or the test-only @ams/testing.',
+      severity: 'error',
+      from: { path: '^(packages|services)/[^/]+/src/', pathNot: '^packages/testing/' },
+      to: { path: ['/test/', '^node_modules/@ams/testing/'] },
+    },
+    {
+      name: 'undeclared-dependency',
+      comment: 'Every package a file imports (@ams/* included) is declared in its closest package.json.',
+      severity: 'error',
+      from: {},
+      to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown'] },
+    },
+    {
+      name: 'unresolvable',
+      comment: 'An import that resolves to nothing is a typo or a missing dependency.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    preserveSymlinks: true,
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(data|models|coverage|dist|\\.cache)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    skipAnalysisNotInRules: true,
+  },
+};

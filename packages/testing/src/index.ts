@@ -1,0 +1,13 @@
+/**
+ * Test support shared by every workspace's tests (never imported by production code): the API test
+ * app and accounts, factories through the repositories, child processes and a Redis of a test's own,
+ * an HTTPS receiver and a connection canary, the generated embedding model, and the one `waitFor`.
+ */
+export * from './wait';
+export * from './test-app';
+export * from './memory-factory';
+export * from './processes';
+export * from './dispatcher-process';
+export * from './https-receiver';
+export * from './canary';
+export * from './test-model';

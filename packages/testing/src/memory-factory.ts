@@ -1,0 +1,59 @@
+import type { AppContext } from '@ams/api';
+import { agentsRepository, memoriesRepository } from '@ams/db';
+import { toPgVector } from '@ams/embeddings';
+
+export interface MemoryFixture {
+  /** An agent UUID, or a name: the account's agent of that name, created when missing. */
+  agentId: string;
+  content: string;
+  sessionId?: string | null;
+  projectId?: string | null;
+  importance?: number;
+  createdAt?: Date;
+  memoryType?: 'fact' | 'event' | 'insight' | 'task' | 'preference' | 'entity_reference' | 'system';
+  visibility?: 'private' | 'confidential';
+  archived?: boolean;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The account's live agent of that name, made through the repository (tests need agents, not the agents API). */
+export async function ensureAgent(ctx: AppContext, accountId: string, name: string): Promise<string> {
+  return (await agentsRepository.ensureByName(ctx.db.knex, accountId, name)).id;
+}
+
+/**
+ * A ready memory stored through the repository, embedded with ctx.embedder: lets tests place
+ * memories in sessions and projects at chosen times and importances, independent of the memories API.
+ */
+export async function insertMemory(ctx: AppContext, accountId: string, m: MemoryFixture): Promise<{ id: string; agentId: string }> {
+  const agentId = UUID.test(m.agentId) ? m.agentId : await ensureAgent(ctx, accountId, m.agentId);
+  const [vector] = await ctx.embedder.embed([m.content]);
+  const importance = m.importance ?? 0.5;
+  const [row] = await memoriesRepository.insertMany(ctx.db.knex, [
+    {
+      accountId,
+      agentId,
+      content: m.content,
+      metadata: {},
+      memoryType: m.memoryType ?? 'fact',
+      visibility: m.visibility ?? 'private',
+      importance,
+      tier: importance >= 0.8 ? 'hot' : importance >= 0.3 ? 'warm' : 'cold',
+      tierExplicit: false,
+      sessionId: m.sessionId ?? null,
+      projectId: m.projectId ?? null,
+      embedding: toPgVector(vector!),
+      embeddingModel: ctx.embedder.model,
+      embeddingStatus: 'ready',
+      createdAt: m.createdAt ?? new Date(),
+    },
+  ]);
+  if (m.archived) await memoriesRepository.update(ctx.db.knex, accountId, row!.id, { archived: true });
+  return { id: row!.id, agentId };
+}
+
+/** Soft-deletes a memory through the repository. */
+export async function deleteMemoryRow(ctx: AppContext, accountId: string, id: string): Promise<void> {
+  await memoriesRepository.softDelete(ctx.db.knex, accountId, id);
+}

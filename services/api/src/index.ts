@@ -1,0 +1,7 @@
+/** What other workspaces may use of the API service: today only @ams/testing (the test app) and the benches. */
+export { createApp } from './app';
+export type { AppContext } from './context';
+export { createIngestion, type Ingestion } from './lib/ingestion';
+export { connectRedis, type RedisConnection } from './lib/redis';
+export type { Scope } from './lib/scopes';
+export { issueApiKey } from './services/api-keys.service';
