@@ -1,8 +1,8 @@
-import { toPgVector } from '@ams/embeddings';
-import type { AppContext } from '../context';
+import type { Embedder } from './embedder';
+import { toPgVector } from './vector';
 
-/** One text through the configured embedder, as the pgvector literal the repositories store. */
-export async function embedText(ctx: AppContext, text: string): Promise<string> {
-  const [vector] = await ctx.embedder.embed([text]);
+/** One text through the embedder, as the pgvector literal the repositories store. */
+export async function embedText(embedder: Embedder, text: string): Promise<string> {
+  const [vector] = await embedder.embed([text]);
   return toPgVector(vector!);
 }

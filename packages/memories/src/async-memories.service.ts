@@ -1,10 +1,11 @@
 import { ApiError, toUnixSeconds } from '@ams/core';
-import { embeddingQueueRepository, memoriesRepository, MemoryRow } from '@ams/db';
-import type { AppContext, AuthContext } from '../../context';
-import type { CreateMemoryV2Body } from '../../routes/memories/memories.schemas';
+import { Db, embeddingQueueRepository, memoriesRepository, MemoryRow } from '@ams/db';
+import type { Caller, MemoryDeps } from './deps';
 import { handOffEmbedding } from './embedding-handoff';
+import type { CreateMemoryV2Input } from './inputs';
 import { requireVisibleMemory } from './memory-scope';
-import { prepareNewMemory, storeMemory } from './memories.service';
+import { prepareNewMemory } from './prepare-memory';
+import { storeMemories } from './store-memories';
 
 export function presentStatus(row: MemoryRow) {
   return {
@@ -22,43 +23,47 @@ export function presentStatus(row: MemoryRow) {
  * When no queue can take the job, the embedding happens here and the memory is ready on return
  * (job_id null). Dedup, when asked for, is checked by whoever embeds it.
  */
-export async function createMemoryAsync(ctx: AppContext, auth: AuthContext, body: CreateMemoryV2Body) {
-  const prepared = await prepareNewMemory(ctx, auth, body);
-  const { row } = await storeMemory(
-    ctx,
-    {
-      ...prepared,
-      embedding: null,
-      embeddingModel: null,
-      embeddingStatus: 'pending',
-      dedupThreshold: body.deduplicate ? body.dedup_threshold : null,
-      webhookUrl: body.webhook_url ?? null,
-    },
-    body.auto_extract_entities,
+export async function createMemoryAsync(deps: MemoryDeps, caller: Caller, input: CreateMemoryV2Input) {
+  const prepared = await prepareNewMemory(deps.db, caller, input);
+  const {
+    rows: [row],
+  } = await storeMemories(
+    deps,
+    [
+      {
+        ...prepared,
+        embedding: null,
+        embeddingModel: null,
+        embeddingStatus: 'pending',
+        dedupThreshold: input.deduplicate ? input.dedup_threshold : null,
+        webhookUrl: input.webhook_url ?? null,
+      },
+    ],
+    input.auto_extract_entities,
   );
-  const handoff = await handOffEmbedding(ctx, auth.accountId, row.id);
+  const handoff = await handOffEmbedding(deps, caller.accountId, row!.id);
   return handoff.jobId === null
-    ? { id: row.id, status: handoff.row.embedding_status, job_id: null, estimated_completion_seconds: 0 }
-    : { id: row.id, status: row.embedding_status, job_id: handoff.jobId, estimated_completion_seconds: handoff.estimatedSeconds };
+    ? { id: row!.id, status: handoff.row.embedding_status, job_id: null, estimated_completion_seconds: 0 }
+    : { id: row!.id, status: row!.embedding_status, job_id: handoff.jobId, estimated_completion_seconds: handoff.estimatedSeconds };
 }
 
 /** A deleted memory is gone, but for a v2 create set aside as a duplicate: its status says of what. */
-async function requireStatusRow(ctx: AppContext, auth: AuthContext, id: string): Promise<MemoryRow> {
-  const row = requireVisibleMemory(auth, await memoriesRepository.findAny(ctx.db.knex, auth.accountId, id));
+async function requireStatusRow(db: Db, caller: Caller, id: string): Promise<MemoryRow> {
+  const row = requireVisibleMemory(caller, await memoriesRepository.findAny(db, caller.accountId, id));
   if (row.deleted_at && !row.duplicate_of) throw ApiError.notFound('Memory');
   return row;
 }
 
 /** Answers for v1 memories too (always ready). */
-export async function memoryStatus(ctx: AppContext, auth: AuthContext, id: string) {
-  return presentStatus(await requireStatusRow(ctx, auth, id));
+export async function memoryStatus(deps: Pick<MemoryDeps, 'db'>, caller: Caller, id: string) {
+  return presentStatus(await requireStatusRow(deps.db, caller, id));
 }
 
 /** A failed embedding starts over with a fresh budget of attempts: queued again, or embedded here without a queue. */
-export async function retryEmbedding(ctx: AppContext, auth: AuthContext, id: string) {
-  const current = await requireStatusRow(ctx, auth, id);
-  const row = current.deleted_at ? undefined : await embeddingQueueRepository.requeue(ctx.db.knex, auth.accountId, id, 'failed');
+export async function retryEmbedding(deps: MemoryDeps, caller: Caller, id: string) {
+  const current = await requireStatusRow(deps.db, caller, id);
+  const row = current.deleted_at ? undefined : await embeddingQueueRepository.requeue(deps.db, caller.accountId, id, 'failed');
   if (!row) throw ApiError.conflict(`Only a failed embedding can be retried; this memory's is ${current.embedding_status}`);
-  const handoff = await handOffEmbedding(ctx, auth.accountId, id);
+  const handoff = await handOffEmbedding(deps, caller.accountId, id);
   return presentStatus(handoff.jobId === null ? handoff.row : row);
 }

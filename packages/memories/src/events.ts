@@ -1,27 +1,55 @@
 import crypto from 'node:crypto';
-import type { Knex } from 'knex';
-import { EventType, webhookDeliveriesRepository } from '@ams/db';
+import type { Db, MemoryRow, RecordedDelivery } from '@ams/db';
+import { webhookDeliveriesRepository } from '@ams/db';
+import type { EventType } from './vocabulary';
+import type { Dispatch } from './deps';
 
-/**
- * Records a webhook event in the caller's transaction and returns the delivery ids to hand to the
- * dispatcher once that transaction has committed (ctx.webhookDispatch). Losing the hand-off loses
- * nothing: the dispatcher's reconciler finds due rows in the database.
- */
-export async function recordEvent(
-  trx: Knex,
-  accountId: string,
-  type: EventType,
-  data: Record<string, unknown>,
-): Promise<string[]> {
-  return recordEvents(trx, accountId, type, [data]);
+/** The fields every memory event carries (memory.created, .updated, .deleted, embedding.completed). */
+export function memoryEventData(row: MemoryRow) {
+  return {
+    memory_id: row.id,
+    agent_id: row.agent_id,
+    content: row.content,
+    status: row.embedding_status,
+  };
 }
 
-/** recordEvent for many events of one type (a batch), in one statement. */
-export async function recordEvents(trx: Knex, accountId: string, type: EventType, data: Array<Record<string, unknown>>): Promise<string[]> {
+/** embedding.completed: the memory event fields, plus what the embedding was made with and the dedup outcome. */
+export function embeddingCompletedData(row: MemoryRow, embedder: { model: string; dimensions: number }, duplicateOf: string | null) {
+  return { ...memoryEventData(row), status: 'ready', model: embedder.model, dimensions: embedder.dimensions, duplicate_of: duplicateOf };
+}
+
+export interface MemoryEvent {
+  accountId: string;
+  type: EventType;
+  data: Record<string, unknown>;
+  /** A v2 create's one-shot `webhook_url`, notified besides the account's webhooks. */
+  url?: string | null;
+}
+
+/**
+ * Records events in the caller's transaction (the outbox), for the account's subscribed webhooks
+ * and any one-shot URL, and returns the deliveries to hand to the dispatcher once that transaction
+ * has committed (dispatchAfterCommit). Losing the hand-off loses nothing: the dispatcher's
+ * reconciler finds due rows in the database.
+ */
+export async function recordEvents(trx: Db, events: MemoryEvent[]): Promise<RecordedDelivery[]> {
   const createdAt = new Date();
-  const recorded = await webhookDeliveriesRepository.recordEvents(
-    trx,
-    data.map((d) => ({ accountId, type, data: d, eventId: crypto.randomUUID(), createdAt })),
-  );
-  return recorded.map((r) => r.deliveryId);
+  const outbox = events.map((e) => ({ accountId: e.accountId, type: e.type, data: e.data, eventId: crypto.randomUUID(), createdAt, url: e.url }));
+  return [
+    ...(await webhookDeliveriesRepository.recordEvents(trx, outbox)),
+    ...(await webhookDeliveriesRepository.recordOneShots(trx, outbox.flatMap((e) => (e.url ? [{ ...e, url: e.url }] : [])))),
+  ];
+}
+
+/** One event of one account. */
+export async function recordEvent(trx: Db, accountId: string, type: EventType, data: Record<string, unknown>): Promise<RecordedDelivery[]> {
+  return recordEvents(trx, [{ accountId, type, data }]);
+}
+
+/** Hands committed deliveries to the dispatcher, per account; the reconciler covers a lost hand-off. */
+export function dispatchAfterCommit(dispatch: Dispatch | undefined, deliveries: RecordedDelivery[]): void {
+  const byAccount = new Map<string, string[]>();
+  for (const d of deliveries) byAccount.set(d.accountId, [...(byAccount.get(d.accountId) ?? []), d.deliveryId]);
+  for (const [accountId, ids] of byAccount) dispatch?.(accountId, ids);
 }

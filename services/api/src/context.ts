@@ -1,7 +1,10 @@
 import type { Config, Logger } from '@ams/core';
 import type { Database } from '@ams/db';
 import type { Embedder } from '@ams/embeddings';
+import type { IngestionPort } from '@ams/memories';
 import type { RedisConnection } from './lib/redis';
+
+export type { IngestionPort };
 
 /** Everything a request handler may reach; built once per process by server.ts (or a test). */
 export interface AppContext {
@@ -20,13 +23,6 @@ export interface AppContext {
   ingestion?: IngestionPort;
 }
 
-export interface IngestionPort {
-  /** Hands a pending memory to the worker: the job id, or null when no queue could take it (then the request embeds it). */
-  submit(accountId: string, memoryId: string): Promise<string | null>;
-  /** Seconds until a memory handed over now is ready (integer, at least 1). */
-  estimateSeconds(): Promise<number>;
-}
-
 export interface AuthContext {
   accountId: string;
   keyId: string;
@@ -38,6 +34,8 @@ export interface AuthContext {
 declare module 'express-serve-static-core' {
   interface Request {
     requestId: string;
+    /** The process logger's child carrying request_id (and account_id once authenticated): pass it to services. */
+    log: Logger;
     auth?: AuthContext;
     /** Why authentication failed, raised by requireAuth after the rate limiter has counted the request. */
     authFailure?: 'missing' | 'invalid' | 'expired' | 'revoked';

@@ -22,7 +22,10 @@ export function identifyCaller(ctx: AppContext): RequestHandler {
     }
     const result = await authenticateApiKey(ctx, key);
     if ('failure' in result) req.authFailure = result.failure;
-    else req.auth = result.auth;
+    else {
+      req.auth = result.auth;
+      req.log = req.log.child({ account_id: result.auth.accountId });
+    }
     next();
   };
 }

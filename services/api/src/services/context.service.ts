@@ -1,7 +1,7 @@
+import { searchMemories } from '@ams/memories';
 import { truncateAtWord } from '@ams/text';
 import type { AppContext, AuthContext } from '../context';
 import type { BuildContextBody } from '../routes/context/context.schemas';
-import { searchMemories } from './memories/search.service';
 
 const CHARS_PER_TOKEN = 4;
 const HEADER = 'Relevant memories:\n';
@@ -52,7 +52,7 @@ export function assembleContext(memories: ContextMemory[], maxChars: number | un
  * memories never enter a context (DESIGN §4), whatever the caller asks.
  */
 export async function buildContext(ctx: AppContext, auth: AuthContext, body: BuildContextBody) {
-  const results = await searchMemories(ctx, auth, {
+  const results = await searchMemories({ db: ctx.db.knex, embedder: ctx.embedder }, auth, {
     query: body.query,
     agent_id: body.agent_id,
     search_mode: 'semantic',

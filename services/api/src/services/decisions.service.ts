@@ -1,9 +1,9 @@
 import { ApiError, toIso } from '@ams/core';
 import { DecisionRow, decisionsRepository, DecisionStatus, PageParams, sessionsRepository } from '@ams/db';
+import { embedText } from '@ams/embeddings';
+import { resolveAgentForWrite } from '@ams/memories';
 import type { AppContext, AuthContext } from '../context';
 import type { CreateDecisionBody, PatchDecisionBody, SupersedeBody } from '../routes/decisions/decisions.schemas';
-import { resolveAgentForWrite } from './agents-resolver';
-import { embedText } from './embed-text';
 import { similarityScore } from './similarity-score';
 
 export function presentDecision(row: DecisionRow) {
@@ -35,7 +35,7 @@ async function requireSession(ctx: AppContext, accountId: string, id: string | u
 export async function createDecision(ctx: AppContext, auth: AuthContext, body: CreateDecisionBody) {
   const row = await decisionsRepository.insert(ctx.db.knex, {
     accountId: auth.accountId,
-    agentId: await resolveAgentForWrite(ctx, auth, body.agent_id),
+    agentId: await resolveAgentForWrite(ctx.db.knex, auth, body.agent_id),
     sessionId: await requireSession(ctx, auth.accountId, body.session_id),
     projectSlug: body.project_slug ?? null,
     title: body.title,
@@ -44,7 +44,7 @@ export async function createDecision(ctx: AppContext, auth: AuthContext, body: C
     status: body.status,
     tags: body.tags,
     metadata: body.metadata,
-    embedding: await embedText(ctx, decisionText(body)),
+    embedding: await embedText(ctx.embedder, decisionText(body)),
     embeddingModel: ctx.embedder.model,
   });
   return presentDecision(row);
@@ -80,7 +80,7 @@ export async function patchDecision(ctx: AppContext, auth: AuthContext, id: stri
   const row = await decisionsRepository.update(ctx.db.knex, auth.accountId, id, {
     ...body,
     ...(textChanged
-      ? { embedding: await embedText(ctx, decisionText({ title: body.title ?? current.title, rationale: body.rationale ?? current.rationale })), embeddingModel: ctx.embedder.model }
+      ? { embedding: await embedText(ctx.embedder, decisionText({ title: body.title ?? current.title, rationale: body.rationale ?? current.rationale })), embeddingModel: ctx.embedder.model }
       : {}),
   });
   if (!row) throw ApiError.notFound('Decision');
@@ -92,7 +92,7 @@ export async function deleteDecision(ctx: AppContext, auth: AuthContext, id: str
 }
 
 export async function checkDecisions(ctx: AppContext, auth: AuthContext, body: { query: string; project_slug?: string; limit: number }) {
-  const rows = await decisionsRepository.similar(ctx.db.knex, auth.accountId, await embedText(ctx, body.query), ctx.embedder.model, body.limit, body.project_slug);
+  const rows = await decisionsRepository.similar(ctx.db.knex, auth.accountId, await embedText(ctx.embedder, body.query), ctx.embedder.model, body.limit, body.project_slug);
   const data = rows.map(({ score, ...row }) => ({ decision: presentDecision(row), score: similarityScore(score) }));
   return { data, query: body.query, total: data.length };
 }
@@ -102,8 +102,8 @@ export async function checkDecisions(ctx: AppContext, auth: AuthContext, body: {
  * project, agent and session unless given) and the old one points at it. Superseding twice is 409.
  */
 export async function supersedeDecision(ctx: AppContext, auth: AuthContext, id: string, body: SupersedeBody) {
-  const embedding = await embedText(ctx, decisionText(body));
-  const agentId = body.agent_id === undefined ? undefined : await resolveAgentForWrite(ctx, auth, body.agent_id);
+  const embedding = await embedText(ctx.embedder, decisionText(body));
+  const agentId = body.agent_id === undefined ? undefined : await resolveAgentForWrite(ctx.db.knex, auth, body.agent_id);
   const sessionId = body.session_id === undefined ? undefined : await requireSession(ctx, auth.accountId, body.session_id);
   const row = await ctx.db.knex.transaction(async (trx) => {
     const old = await decisionsRepository.findLive(trx, auth.accountId, id, true);

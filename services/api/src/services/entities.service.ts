@@ -1,8 +1,8 @@
 import { ApiError, toIso } from '@ams/core';
 import { EntityCounts, EntityLinkRow, entitiesRepository, entityLinksRepository, EntityRow, isUniqueViolation, memoriesRepository, PageParams } from '@ams/db';
+import { requireVisibleMemory } from '@ams/memories';
 import type { AppContext, AuthContext } from '../context';
 import type { CreateEntityBody, LinkBody, PatchEntityBody } from '../routes/entities/entities.schemas';
-import { requireVisibleMemory } from './memories/memory-scope';
 
 const NAME_TAKEN = 'entities_account_type_name_key';
 

@@ -1,8 +1,8 @@
 import { ApiError, toIso } from '@ams/core';
 import { PageParams, PatternRow, patternsRepository, projectsRepository } from '@ams/db';
+import { embedText } from '@ams/embeddings';
 import type { AppContext, AuthContext } from '../context';
 import type { CreatePatternBody, PatchPatternBody } from '../routes/patterns/patterns.schemas';
-import { embedText } from './embed-text';
 import { similarityScore } from './similarity-score';
 
 export function presentPattern(row: PatternRow) {
@@ -48,7 +48,7 @@ export async function createPattern(ctx: AppContext, auth: AuthContext, body: Cr
     exampleCode: body.example_code ?? null,
     metadata: body.metadata,
     sourceProjectId: source?.id ?? null,
-    embedding: await embedText(ctx, patternText(body)),
+    embedding: await embedText(ctx.embedder, patternText(body)),
     embeddingModel: ctx.embedder.model,
   });
   return presentPattern(await requirePattern(ctx, auth, id));
@@ -74,7 +74,7 @@ export async function patchPattern(ctx: AppContext, auth: AuthContext, id: strin
     exampleCode: body.example_code,
     metadata: body.metadata,
     ...(textChanged
-      ? { embedding: await embedText(ctx, patternText({ title: body.title ?? current.title, description: body.description ?? current.description })), embeddingModel: ctx.embedder.model }
+      ? { embedding: await embedText(ctx.embedder, patternText({ title: body.title ?? current.title, description: body.description ?? current.description })), embeddingModel: ctx.embedder.model }
       : {}),
   });
   return presentPattern(await requirePattern(ctx, auth, id));
@@ -85,7 +85,7 @@ export async function deletePattern(ctx: AppContext, auth: AuthContext, id: stri
 }
 
 export async function searchPatterns(ctx: AppContext, auth: AuthContext, body: { query: string; limit: number; category?: string }) {
-  const rows = await patternsRepository.similar(ctx.db.knex, auth.accountId, await embedText(ctx, body.query), ctx.embedder.model, body.limit, body.category);
+  const rows = await patternsRepository.similar(ctx.db.knex, auth.accountId, await embedText(ctx.embedder, body.query), ctx.embedder.model, body.limit, body.category);
   const data = rows.map(({ score, ...row }) => ({ pattern: presentPattern(row), score: similarityScore(score) }));
   return { data, query: body.query, total: data.length };
 }

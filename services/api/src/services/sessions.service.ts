@@ -1,10 +1,10 @@
 import { ApiError, toIso, toUnixSeconds } from '@ams/core';
 import { isUniqueViolation, PageParams, SessionRow, sessionsRepository } from '@ams/db';
 import { centroid, cosineSimilarity } from '@ams/embeddings';
+import { resolveAgentForRead, resolveAgentForWrite } from '@ams/memories';
 import { extractiveSummary } from '@ams/text';
 import type { AppContext, AuthContext } from '../context';
 import type { CreateSessionBody, EndSessionBody } from '../routes/sessions/sessions.schemas';
-import { resolveAgentForRead, resolveAgentForWrite } from './agents-resolver';
 
 const EXTERNAL_ID_TAKEN = 'sessions_account_external_id_key';
 
@@ -34,7 +34,7 @@ async function present(ctx: AppContext, row: SessionRow) {
 async function newSession(ctx: AppContext, auth: AuthContext, body: CreateSessionBody) {
   return {
     accountId: auth.accountId,
-    agentId: await resolveAgentForWrite(ctx, auth, body.agent_id),
+    agentId: await resolveAgentForWrite(ctx.db.knex, auth, body.agent_id),
     externalId: body.external_id ?? null,
     project: body.project ?? null,
     title: body.title ?? null,
@@ -59,7 +59,7 @@ export async function getOrCreateSession(ctx: AppContext, auth: AuthContext, bod
 }
 
 export async function listSessions(ctx: AppContext, auth: AuthContext, q: { agent_id?: string; project?: string; status?: string } & PageParams) {
-  const agent = await resolveAgentForRead(ctx, auth, q.agent_id);
+  const agent = await resolveAgentForRead(ctx.db.knex, auth, q.agent_id);
   if (agent === 'none') return { hasMore: false, nextCursor: null, totalCount: 0, data: [] };
   const page = await sessionsRepository.list(ctx.db.knex, auth.accountId, { agentId: agent, project: q.project, status: q.status }, q);
   const counts = await sessionsRepository.memoryCounts(ctx.db.knex, auth.accountId, page.rows.map((r) => r.id));

@@ -1,5 +1,6 @@
 import Joi from 'joi';
-import { EVENT_TYPES, Cursor } from '@ams/db';
+import type { Cursor } from '@ams/db';
+import { EVENT_TYPES } from '@ams/memories';
 import { pagination } from '../../validation/common.schemas';
 
 const url = Joi.string()
