@@ -1,12 +1,8 @@
-import type { Logger } from '@ams/core';
-import { Db, embeddingBatchesRepository, embeddingQueueRepository, MemoryRow } from '@ams/db';
+import { embeddingBatchesRepository, embeddingQueueRepository, MemoryRow } from '@ams/db';
 import { Embedder, toPgVector } from '@ams/embeddings';
-import { completeEmbeddings, dispatchAfterCommit } from '@ams/memories';
+import { completeEmbeddings, dispatchAfterCommit, MemoryDeps } from '@ams/memories';
 
-export interface IngestionDeps {
-  db: Db;
-  embedder: Embedder;
-  logger: Logger;
+export interface IngestionDeps extends Pick<MemoryDeps, 'db' | 'embedder' | 'logger'> {
   /** Names this process in embedding_batches (the measured rate is per worker). */
   workerId: string;
   maxAttempts: number;
@@ -15,7 +11,7 @@ export interface IngestionDeps {
   /** A model call taking longer fails (its batch is retried). */
   batchTimeoutMs: number;
   /** Called with webhook deliveries recorded in a committed transaction. */
-  onDeliveries?: (accountId: string, deliveryIds: string[]) => void;
+  onDeliveries?: MemoryDeps['dispatch'];
 }
 
 export interface BatchResult {

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
-import type { Db, MemoryRow, RecordedDelivery } from '@ams/db';
+import type { Db, MemoryRow, OutboxEvent, RecordedDelivery } from '@ams/db';
 import { webhookDeliveriesRepository } from '@ams/db';
-import type { EventType } from './vocabulary';
 import type { Dispatch } from './deps';
 
 /** The fields every memory event carries (memory.created, .updated, .deleted, embedding.completed). */
@@ -19,13 +18,8 @@ export function embeddingCompletedData(row: MemoryRow, embedder: { model: string
   return { ...memoryEventData(row), status: 'ready', model: embedder.model, dimensions: embedder.dimensions, duplicate_of: duplicateOf };
 }
 
-export interface MemoryEvent {
-  accountId: string;
-  type: EventType;
-  data: Record<string, unknown>;
-  /** A v2 create's one-shot `webhook_url`, notified besides the account's webhooks. */
-  url?: string | null;
-}
+/** An event to record; `url`: a v2 create's one-shot `webhook_url`, notified besides the account's webhooks. */
+export type MemoryEvent = Pick<OutboxEvent, 'accountId' | 'type' | 'data'> & { url?: string | null };
 
 /**
  * Records events in the caller's transaction (the outbox), for the account's subscribed webhooks
@@ -43,7 +37,7 @@ export async function recordEvents(trx: Db, events: MemoryEvent[]): Promise<Reco
 }
 
 /** One event of one account. */
-export async function recordEvent(trx: Db, accountId: string, type: EventType, data: Record<string, unknown>): Promise<RecordedDelivery[]> {
+export async function recordEvent(trx: Db, accountId: string, type: MemoryEvent['type'], data: Record<string, unknown>): Promise<RecordedDelivery[]> {
   return recordEvents(trx, [{ accountId, type, data }]);
 }
 

@@ -28,13 +28,8 @@ export interface CreateMemoryV2Input extends CreateMemoryInput {
   webhook_url?: string;
 }
 
-export interface BatchItemInput {
-  content: string;
-  agent_id?: string;
-  metadata: Record<string, unknown>;
-  client_id?: string;
-  session_id?: string;
-}
+/** A batch item: the content and placement of a create, and an idempotency key. */
+export type BatchItemInput = Pick<CreateMemoryInput, 'content' | 'agent_id' | 'metadata' | 'session_id'> & { client_id?: string };
 
 export interface BatchInput {
   memories: BatchItemInput[];

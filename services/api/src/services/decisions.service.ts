@@ -3,8 +3,40 @@ import { DecisionRow, decisionsRepository, DecisionStatus, PageParams, sessionsR
 import { embedText } from '@ams/embeddings';
 import { resolveAgentForWrite } from '@ams/memories';
 import type { AppContext, AuthContext } from '../context';
-import type { CreateDecisionBody, PatchDecisionBody, SupersedeBody } from '../routes/decisions/decisions.schemas';
 import { similarityScore } from './similarity-score';
+
+/** Validated input (the route schema types its body with it). */
+export interface CreateDecisionInput {
+  title: string;
+  rationale: string;
+  alternatives?: string;
+  status: 'active' | 'experimental';
+  agent_id?: string;
+  session_id?: string;
+  project_slug?: string;
+  tags: string[];
+  metadata: Record<string, unknown>;
+}
+
+export interface PatchDecisionInput {
+  title?: string;
+  rationale?: string;
+  alternatives?: string;
+  status?: DecisionStatus;
+  tags?: string[];
+  metadata?: Record<string, unknown>;
+}
+
+export interface SupersedeInput {
+  title: string;
+  rationale: string;
+  alternatives?: string;
+  tags?: string[];
+  metadata?: Record<string, unknown>;
+  agent_id?: string;
+  session_id?: string;
+  project_slug?: string;
+}
 
 export function presentDecision(row: DecisionRow) {
   return {
@@ -32,7 +64,7 @@ async function requireSession(ctx: AppContext, accountId: string, id: string | u
   return id;
 }
 
-export async function createDecision(ctx: AppContext, auth: AuthContext, body: CreateDecisionBody) {
+export async function createDecision(ctx: AppContext, auth: AuthContext, body: CreateDecisionInput) {
   const row = await decisionsRepository.insert(ctx.db.knex, {
     accountId: auth.accountId,
     agentId: await resolveAgentForWrite(ctx.db.knex, auth, body.agent_id),
@@ -73,7 +105,7 @@ function checkStatusMove(from: DecisionStatus, to: DecisionStatus): void {
   if (to === 'superseded') throw ApiError.conflict('Use POST /v1/decisions/{id}/supersede to supersede a decision');
 }
 
-export async function patchDecision(ctx: AppContext, auth: AuthContext, id: string, body: PatchDecisionBody) {
+export async function patchDecision(ctx: AppContext, auth: AuthContext, id: string, body: PatchDecisionInput) {
   const current = await requireDecision(ctx, auth, id);
   if (body.status) checkStatusMove(current.status, body.status);
   const textChanged = (body.title !== undefined && body.title !== current.title) || (body.rationale !== undefined && body.rationale !== current.rationale);
@@ -101,7 +133,7 @@ export async function checkDecisions(ctx: AppContext, auth: AuthContext, body: {
  * One transaction with the old row locked: the new decision is created active (inheriting
  * project, agent and session unless given) and the old one points at it. Superseding twice is 409.
  */
-export async function supersedeDecision(ctx: AppContext, auth: AuthContext, id: string, body: SupersedeBody) {
+export async function supersedeDecision(ctx: AppContext, auth: AuthContext, id: string, body: SupersedeInput) {
   const embedding = await embedText(ctx.embedder, decisionText(body));
   const agentId = body.agent_id === undefined ? undefined : await resolveAgentForWrite(ctx.db.knex, auth, body.agent_id);
   const sessionId = body.session_id === undefined ? undefined : await requireSession(ctx, auth.accountId, body.session_id);

@@ -2,8 +2,21 @@ import { ApiError, toIso } from '@ams/core';
 import { PageParams, PatternRow, patternsRepository, projectsRepository } from '@ams/db';
 import { embedText } from '@ams/embeddings';
 import type { AppContext, AuthContext } from '../context';
-import type { CreatePatternBody, PatchPatternBody } from '../routes/patterns/patterns.schemas';
 import { similarityScore } from './similarity-score';
+
+/** Validated input (the route schema types its body with it). */
+export interface CreatePatternInput {
+  title: string;
+  description: string;
+  scope: 'global' | 'project';
+  category?: string;
+  tags: string[];
+  example_code?: string;
+  source_project?: string;
+  metadata: Record<string, unknown>;
+}
+
+export type PatchPatternInput = Partial<Omit<CreatePatternInput, 'source_project'>>;
 
 export function presentPattern(row: PatternRow) {
   return {
@@ -37,7 +50,7 @@ async function requirePattern(ctx: AppContext, auth: AuthContext, id: string): P
   return row;
 }
 
-export async function createPattern(ctx: AppContext, auth: AuthContext, body: CreatePatternBody) {
+export async function createPattern(ctx: AppContext, auth: AuthContext, body: CreatePatternInput) {
   const source = body.source_project ? await projectBySlug(ctx, auth.accountId, body.source_project) : undefined;
   const id = await patternsRepository.insert(ctx.db.knex, auth.accountId, {
     title: body.title,
@@ -61,7 +74,7 @@ export async function listPatterns(ctx: AppContext, auth: AuthContext, q: { cate
 
 export const getPattern = async (ctx: AppContext, auth: AuthContext, id: string) => presentPattern(await requirePattern(ctx, auth, id));
 
-export async function patchPattern(ctx: AppContext, auth: AuthContext, id: string, body: PatchPatternBody) {
+export async function patchPattern(ctx: AppContext, auth: AuthContext, id: string, body: PatchPatternInput) {
   const current = await requirePattern(ctx, auth, id);
   const textChanged =
     (body.title !== undefined && body.title !== current.title) || (body.description !== undefined && body.description !== current.description);
