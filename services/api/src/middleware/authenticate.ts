@@ -20,7 +20,7 @@ export function identifyCaller(ctx: AppContext): RequestHandler {
       req.authFailure = 'missing';
       return next();
     }
-    const result = await authenticateApiKey(ctx, key);
+    const result = await authenticateApiKey(ctx, key, req.log);
     if ('failure' in result) req.authFailure = result.failure;
     else {
       req.auth = result.auth;
