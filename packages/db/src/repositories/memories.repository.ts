@@ -73,7 +73,7 @@ export interface MemoryPatch {
   tier?: Tier;
   tierExplicit?: boolean;
   memoryType?: MemoryType;
-  visibility?: 'private' | 'confidential';
+  visibility?: Visibility;
   archived?: boolean;
 }
 
