@@ -1,6 +1,6 @@
 import { embeddingBatchesRepository, embeddingQueueRepository, MemoryRow } from '@ams/db';
 import { Embedder, toPgVector } from '@ams/embeddings';
-import { completeEmbeddings, dispatchAfterCommit, MemoryDeps } from '@ams/memories';
+import { completeEmbeddings, dispatchAfterCommit, MemoryDeps } from '@ams/memories/worker';
 
 export interface IngestionDeps extends Pick<MemoryDeps, 'db' | 'embedder' | 'logger'> {
   /** Names this process in embedding_batches (the measured rate is per worker). */

@@ -1,10 +1,8 @@
 import type { Config, Logger } from '@ams/core';
 import type { Database } from '@ams/db';
 import type { Embedder } from '@ams/embeddings';
-import type { IngestionPort } from '@ams/memories';
+import type { Dispatch, IngestionPort } from '@ams/memories';
 import type { RedisConnection } from './lib/redis';
-
-export type { IngestionPort };
 
 /** Everything a request handler may reach; built once per process by server.ts (or a test). */
 export interface AppContext {
@@ -18,7 +16,7 @@ export interface AppContext {
    * Hands webhook deliveries, recorded in a transaction that has committed, to the dispatcher
    * (the queue in split mode, the in-process dispatcher in embedded mode). Never throws.
    */
-  webhookDispatch?: (accountId: string, deliveryIds: string[]) => void;
+  webhookDispatch?: Dispatch;
   /** The embedding worker's front door (lib/ingestion.ts). Absent: every embedding happens in the request. */
   ingestion?: IngestionPort;
 }
