@@ -53,5 +53,5 @@ describe('embedded mode (PGlite)', () => {
       await t.close();
       await db.close();
     }
-  }, 60_000);
+  }, 120_000);
 });
