@@ -10,7 +10,13 @@ const path = require('node:path');
 
 const SERVICES = fs.readdirSync(path.join(__dirname, 'services')).join('|');
 const BY_NAME_SERVICE = `^node_modules/@ams/(${SERVICES})/`;
-const ENTRY = '^node_modules/@ams/[^/]+/src/index\\.ts$';
+/** A workspace's entry points: src/index.ts, plus the subpaths its package.json "exports" names. */
+const exported = (dir) => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, dir, 'package.json'), 'utf8'));
+  return Object.values(pkg.exports ?? {}).map((file) => `node_modules/@ams/${path.basename(dir)}/${path.normalize(file)}`);
+};
+const WORKSPACES = ['packages', 'services'].flatMap((root) => fs.readdirSync(path.join(__dirname, root)).map((name) => `${root}/${name}`));
+const ENTRY = ['^node_modules/@ams/[^/]+/src/index\\.ts$', ...WORKSPACES.flatMap(exported).map((p) => `^${p.replace(/[.]/g, '\\.')}$`)].join('|');
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -92,5 +98,7 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     skipAnalysisNotInRules: true,
+    // Workspaces publish subpaths through package.json "exports" (e.g. @ams/memories/vocabulary).
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['require', 'node', 'default'] },
   },
 };

@@ -17,6 +17,11 @@ export interface Database {
 const pgTypes = require('pg').types;
 pgTypes.setTypeParser(20, (v: string) => Number(v));
 
+/** Resolves when the database answers a trivial query (health checks). */
+export async function pingDatabase(db: Knex): Promise<void> {
+  await db.raw('select 1');
+}
+
 /** PostgreSQL when DATABASE_URL is set, else PGlite (with pgvector) persisted under DATA_DIR. */
 export async function createDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolMax'>): Promise<Database> {
   if (config.databaseUrl) {

@@ -3,3 +3,4 @@ export * from './vector';
 export * from './lexical-embedder';
 export * from './transformers-embedder';
 export * from './create-embedder';
+export * from './embed-text';

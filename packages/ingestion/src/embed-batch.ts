@@ -1,13 +1,9 @@
-import crypto from 'node:crypto';
-import type { Knex } from '@ams/db';
-import { withTimeout, type Logger } from '@ams/core';
-import { embeddingBatchesRepository, embeddingQueueRepository, memoriesRepository, MemoryRow, RecordedDelivery, webhookDeliveriesRepository } from '@ams/db';
+import { withTimeout } from '@ams/core';
+import { embeddingBatchesRepository, embeddingQueueRepository, MemoryRow } from '@ams/db';
 import { Embedder, toPgVector } from '@ams/embeddings';
+import { completeEmbeddings, dispatchAfterCommit, MemoryDeps } from '@ams/memories/worker';
 
-export interface IngestionDeps {
-  db: Knex;
-  embedder: Embedder;
-  logger: Logger;
+export interface IngestionDeps extends Pick<MemoryDeps, 'db' | 'embedder' | 'logger'> {
   /** Names this process in embedding_batches (the measured rate is per worker). */
   workerId: string;
   maxAttempts: number;
@@ -16,7 +12,7 @@ export interface IngestionDeps {
   /** A model call taking longer fails (its batch is retried). */
   batchTimeoutMs: number;
   /** Called with webhook deliveries recorded in a committed transaction. */
-  onDeliveries?: (accountId: string, deliveryIds: string[]) => void;
+  onDeliveries?: MemoryDeps['dispatch'];
 }
 
 export interface BatchResult {
@@ -58,76 +54,6 @@ async function embedAll(embedder: Embedder, texts: string[], timeoutMs: number):
   }
 }
 
-interface Stored {
-  /** Memory id → the memory it duplicates (null: it stands). Claims lost meanwhile are absent. */
-  settled: Map<string, string | null>;
-  deliveries: RecordedDelivery[];
-}
-
-const dedupLockKey = (row: MemoryRow) => `dedup:${row.account_id}:${row.agent_id}`;
-
-/**
- * One transaction for the batch: stores the vectors whose claims still hold, applies each
- * create's dedup request, and records embedding.completed for the accounts' webhooks and each
- * create's one-shot `webhook_url`.
- *
- * Dedup compares a memory with its agent's ready memories before storing its vector, so it never
- * matches itself or a later one: of near-identical memories the first to be embedded stands, in
- * creation order within a batch. Each agent's checks are serialised by an advisory lock, taken for
- * all of the batch's agents up front in one order, so concurrent batches cannot deadlock on them.
- */
-async function store(deps: IngestionDeps, items: Array<{ row: MemoryRow; vector: string }>): Promise<Stored> {
-  return deps.db.transaction(async (trx): Promise<Stored> => {
-    const model = deps.embedder.model;
-    const plain = items.filter((i) => i.row.dedup_threshold === null);
-    const deduped = items.filter((i) => i.row.dedup_threshold !== null).sort((a, b) => a.row.created_at.getTime() - b.row.created_at.getTime());
-    for (const key of [...new Set(deduped.map((i) => dedupLockKey(i.row)))].sort()) {
-      await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
-    }
-    const settled = new Map<string, string | null>();
-    const done = await embeddingQueueRepository.completeMany(trx, plain, model);
-    for (const row of done) settled.set(row.id, null);
-    for (const item of deduped) {
-      const { row, vector } = item;
-      const nearest = await memoriesRepository.nearestOfAgent(trx, row.account_id, row.agent_id, vector, model);
-      const [stored] = await embeddingQueueRepository.completeMany(trx, [item], model);
-      if (!stored) continue;
-      const duplicateOf = nearest && nearest.similarity >= row.dedup_threshold! ? nearest.id : null;
-      if (duplicateOf) await embeddingQueueRepository.setAsideAsDuplicate(trx, stored, duplicateOf);
-      settled.set(row.id, duplicateOf);
-      done.push(stored);
-    }
-    const createdAt = new Date();
-    const events = done.map((row) => ({
-      accountId: row.account_id,
-      type: 'embedding.completed' as const,
-      eventId: crypto.randomUUID(),
-      createdAt,
-      data: {
-        memory_id: row.id,
-        agent_id: row.agent_id,
-        content: row.content,
-        status: 'ready',
-        model,
-        dimensions: deps.embedder.dimensions,
-        duplicate_of: settled.get(row.id) ?? null,
-      },
-      url: row.webhook_url,
-    }));
-    const deliveries = [
-      ...(await webhookDeliveriesRepository.recordEvents(trx, events)),
-      ...(await webhookDeliveriesRepository.recordOneShots(trx, events.flatMap((e) => (e.url ? [{ ...e, url: e.url }] : [])))),
-    ];
-    return { settled, deliveries };
-  });
-}
-
-function groupByAccount(deliveries: RecordedDelivery[]): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const d of deliveries) out.set(d.accountId, [...(out.get(d.accountId) ?? []), d.deliveryId]);
-  return out;
-}
-
 /**
  * Embeds claimed memories in one model call, then settles each: ready (or set aside as a
  * duplicate) in one transaction for the batch, pending again after a backoff, or failed with its
@@ -167,8 +93,8 @@ export async function embedBatch(deps: IngestionDeps, rows: MemoryRow[]): Promis
     });
   }
 
-  const { settled, deliveries } = embedded.length ? await store(deps, embedded) : { settled: new Map<string, string | null>(), deliveries: [] };
-  for (const [accountId, ids] of groupByAccount(deliveries)) deps.onDeliveries?.(accountId, ids);
+  const { settled, deliveries } = embedded.length ? await completeEmbeddings(deps.db, deps.embedder, embedded) : { settled: new Map<string, string | null>(), deliveries: [] };
+  dispatchAfterCommit(deps.onDeliveries, deliveries);
   const now = Date.now();
   for (const { row } of embedded) {
     const log = { memory_id: row.id, account_id: row.account_id, attempt: row.embedding_attempts - row.embedding_attempts_base, duration_ms: now - started };

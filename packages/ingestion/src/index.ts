@@ -1,4 +1,5 @@
 export * from './embed-batch';
+export * from './embed-now';
 export * from './embedding-queue';
 export * from './embedding-worker';
 export * from './settings';

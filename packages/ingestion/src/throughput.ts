@@ -1,4 +1,5 @@
-import { BatchSpan, embeddingBatchesRepository, embeddingQueueRepository, type Knex } from '@ams/db';
+import type { Db } from '@ams/db';
+import { BatchSpan, embeddingBatchesRepository, embeddingQueueRepository } from '@ams/db';
 
 /**
  * Memories per second the workers embed when busy: for each worker, its memories over the time
@@ -37,7 +38,7 @@ export interface CompletionEstimator {
  * measured busy rate (last minute, all workers), plus one batch wait. Before any measurement it
  * assumes one full batch a second. Cached for `ttlMs`: every create asks, the answer moves slowly.
  */
-export function completionEstimator(db: Knex, settings: { batchSize: number; batchWaitMs: number }, ttlMs = 1_000): CompletionEstimator {
+export function completionEstimator(db: Db, settings: { batchSize: number; batchWaitMs: number }, ttlMs = 1_000): CompletionEstimator {
   let cached: { at: number; value: Promise<number> } | undefined;
   const compute = async () => {
     const [{ pending, processing }, batches] = await Promise.all([embeddingQueueRepository.waiting(db), embeddingBatchesRepository.recent(db)]);

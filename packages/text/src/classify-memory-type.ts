@@ -1,10 +1,6 @@
 import { nlpInput, parseText, type ParsedText, type TaggedTerm } from './compromise-doc';
+import type { MemoryType } from '@ams/memories/vocabulary';
 import { extractEntities } from './extract-entities';
-
-/** Memory types of the spec, in the spec's order. */
-export const MEMORY_TYPES = ['fact', 'event', 'insight', 'task', 'preference', 'entity_reference', 'system'] as const;
-
-export type MemoryType = (typeof MEMORY_TYPES)[number];
 
 // Cue lists run on lowercased text with curly apostrophes straightened.
 

@@ -1,4 +1,4 @@
-export { classifyMemoryType, MEMORY_TYPES, type MemoryType } from './classify-memory-type';
+export { classifyMemoryType } from './classify-memory-type';
 export { ENTITY_TYPES, normalizeEntityType, type EntityType } from './entity-types';
 export {
   extractEntities,

@@ -1,6 +1,7 @@
 import type { Config, Logger } from '@ams/core';
 import type { Database } from '@ams/db';
 import type { Embedder } from '@ams/embeddings';
+import type { Dispatch, IngestionPort } from '@ams/memories';
 import type { RedisConnection } from './lib/redis';
 
 /** Everything a request handler may reach; built once per process by server.ts (or a test). */
@@ -15,16 +16,9 @@ export interface AppContext {
    * Hands webhook deliveries, recorded in a transaction that has committed, to the dispatcher
    * (the queue in split mode, the in-process dispatcher in embedded mode). Never throws.
    */
-  webhookDispatch?: (accountId: string, deliveryIds: string[]) => void;
+  webhookDispatch?: Dispatch;
   /** The embedding worker's front door (lib/ingestion.ts). Absent: every embedding happens in the request. */
   ingestion?: IngestionPort;
-}
-
-export interface IngestionPort {
-  /** Hands a pending memory to the worker: the job id, or null when no queue could take it (then the request embeds it). */
-  submit(accountId: string, memoryId: string): Promise<string | null>;
-  /** Seconds until a memory handed over now is ready (integer, at least 1). */
-  estimateSeconds(): Promise<number>;
 }
 
 export interface AuthContext {
@@ -38,6 +32,8 @@ export interface AuthContext {
 declare module 'express-serve-static-core' {
   interface Request {
     requestId: string;
+    /** The process logger's child carrying request_id (and account_id once authenticated): pass it to services. */
+    log: Logger;
     auth?: AuthContext;
     /** Why authentication failed, raised by requireAuth after the rate limiter has counted the request. */
     authFailure?: 'missing' | 'invalid' | 'expired' | 'revoked';

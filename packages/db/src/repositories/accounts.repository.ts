@@ -19,6 +19,11 @@ export const accountsRepository = {
     return rows[0] as AccountRow | undefined;
   },
 
+  /** Until the transaction ends, no other can add an account: serialises concurrent first starts. */
+  async lockAgainstInserts(trx: Knex): Promise<void> {
+    await trx.raw('LOCK TABLE accounts IN SHARE ROW EXCLUSIVE MODE');
+  },
+
   async count(db: Knex): Promise<number> {
     const row = await db('accounts').count<{ count: number }[]>('* as count').first();
     return Number(row?.count ?? 0);

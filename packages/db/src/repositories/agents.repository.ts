@@ -71,6 +71,13 @@ export const agentsRepository = {
     return row as AgentRow | undefined;
   },
 
+  /** An agent wrote a memory: last_active_at is now (updated_at is the agent's own edits). */
+  async markActive(db: Knex, accountId: string, agentIds: string[]): Promise<void> {
+    const ids = [...new Set(agentIds)];
+    if (ids.length === 0) return;
+    await db('agents').where('account_id', accountId).whereIn('id', ids).update({ last_active_at: db.fn.now() });
+  },
+
   /** Soft-deletes the agent and its memories; call inside a transaction. */
   async softDeleteWithMemories(db: Knex, accountId: string, id: string): Promise<AgentRow | undefined> {
     const [row] = await db('agents')

@@ -1,11 +1,7 @@
 import type { Knex } from 'knex';
 import { byScore, explainNearest, nearestNeighbours } from '../nearest';
+import type { EmbeddingStatus, MemoryType, Tier, Visibility } from '@ams/memories/vocabulary';
 import { Page, PageParams, paginate } from '../pagination';
-
-export const MEMORY_TYPES = ['fact', 'event', 'insight', 'task', 'preference', 'entity_reference', 'system'] as const;
-export type MemoryTypeValue = (typeof MEMORY_TYPES)[number];
-export type Tier = 'hot' | 'warm' | 'cold';
-export type EmbeddingStatus = 'pending' | 'processing' | 'ready' | 'failed';
 
 /** A memory row as read back: never the vector or the tsvector (large, and no caller needs them). */
 export interface MemoryRow {
@@ -14,8 +10,8 @@ export interface MemoryRow {
   agent_id: string;
   content: string;
   metadata: Record<string, unknown>;
-  memory_type: MemoryTypeValue;
-  visibility: 'private' | 'confidential';
+  memory_type: MemoryType;
+  visibility: Visibility;
   importance: number;
   tier: Tier;
   tier_explicit: boolean;
@@ -52,8 +48,8 @@ export interface NewMemory {
   agentId: string;
   content: string;
   metadata: Record<string, unknown>;
-  memoryType: MemoryTypeValue;
-  visibility: 'private' | 'confidential';
+  memoryType: MemoryType;
+  visibility: Visibility;
   importance: number;
   tier: Tier;
   tierExplicit: boolean;
@@ -78,8 +74,8 @@ export interface MemoryPatch {
   importance?: number;
   tier?: Tier;
   tierExplicit?: boolean;
-  memoryType?: MemoryTypeValue;
-  visibility?: 'private' | 'confidential';
+  memoryType?: MemoryType;
+  visibility?: Visibility;
   archived?: boolean;
 }
 
@@ -292,6 +288,16 @@ export const memoriesRepository = {
       .orderByRaw('embedding <=> ?::vector', [vector])
       .first();
     return row ? { id: row.id, similarity: Number(row.similarity) } : undefined;
+  },
+
+  /**
+   * Serialises dedup checks per agent until the transaction ends (pg_advisory_xact_lock): a check
+   * and the insert or store it guards cannot interleave with another's for the same agent. Keys are
+   * taken in one sorted order, so transactions locking several agents cannot deadlock.
+   */
+  async lockAgentsForDedup(trx: Knex, agents: Array<{ accountId: string; agentId: string }>): Promise<void> {
+    const keys = [...new Set(agents.map((a) => `dedup:${a.accountId}:${a.agentId}`))].sort();
+    for (const key of keys) await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
   },
 
   /** Top-k by cosine similarity: the filtered HNSW scan with its exact fallback (see nearestNeighbours). */

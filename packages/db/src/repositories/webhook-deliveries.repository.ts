@@ -1,8 +1,6 @@
 import type { Knex } from 'knex';
+import type { EventType } from '@ams/memories/vocabulary';
 import { Page, PageParams, paginate } from '../pagination';
-
-export const EVENT_TYPES = ['memory.created', 'memory.updated', 'memory.deleted', 'embedding.completed'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface DeliveryRow {
   account_id: string;

@@ -1,4 +1,5 @@
-import { classifyMemoryType, MEMORY_TYPES, type MemoryType } from '../../src/classify-memory-type';
+import { MEMORY_TYPES, type MemoryType } from '@ams/memories/vocabulary';
+import { classifyMemoryType } from '../../src/classify-memory-type';
 
 describe('classifyMemoryType', () => {
   const cases: Array<[MemoryType, string]> = [

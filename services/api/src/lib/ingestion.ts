@@ -3,7 +3,7 @@ import type { Database } from '@ams/db';
 import type { Embedder } from '@ams/embeddings';
 import { completionEstimator, createEmbeddingQueue, EmbeddingWorker, enqueueEmbedding, ingestionPolicy, workerSettings } from '@ams/ingestion';
 import type { EmbeddingJob, JobQueue } from '@ams/jobs';
-import type { IngestionPort } from '../context';
+import type { IngestionPort } from '@ams/memories';
 import type { RedisConnection } from './redis';
 
 /** Batches in flight get this long to finish when the API stops (inside its shutdown grace). */

@@ -20,9 +20,12 @@ export function identifyCaller(ctx: AppContext): RequestHandler {
       req.authFailure = 'missing';
       return next();
     }
-    const result = await authenticateApiKey(ctx, key);
+    const result = await authenticateApiKey(ctx, key, req.log);
     if ('failure' in result) req.authFailure = result.failure;
-    else req.auth = result.auth;
+    else {
+      req.auth = result.auth;
+      req.log = req.log.child({ account_id: result.auth.accountId });
+    }
     next();
   };
 }

@@ -27,8 +27,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const apiError = isApiError(err) ? err : fromBodyParser(err);
     if (!apiError) {
-      logger.error('unhandled error', {
-        request_id: req.requestId,
+      (req.log ?? logger.child({ request_id: req.requestId })).error('unhandled error', {
         error: err instanceof Error ? err.message : String(err),
         stack: err instanceof Error ? err.stack : undefined,
       });

@@ -33,8 +33,7 @@ export async function registerAccount(ctx: AppContext, input: { email: string; p
  */
 export async function bootstrapAdminKey(ctx: AppContext): Promise<string | undefined> {
   return ctx.db.knex.transaction(async (trx) => {
-    // Serialises concurrent first starts against the same database.
-    await trx.raw('LOCK TABLE accounts IN SHARE ROW EXCLUSIVE MODE');
+    await accountsRepository.lockAgainstInserts(trx);
     if ((await accountsRepository.count(trx)) > 0) return undefined;
     const account = await accountsRepository.insert(trx, { email: 'admin@localhost', passwordHash: null });
     if (!account) return undefined;

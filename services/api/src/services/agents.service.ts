@@ -1,7 +1,15 @@
 import { ApiError, toIso } from '@ams/core';
 import { AgentCounts, AgentRow, agentsRepository, isUniqueViolation, PageParams, searchEventsRepository } from '@ams/db';
 import type { AppContext, AuthContext } from '../context';
-import type { CreateAgentBody, PatchAgentBody } from '../routes/agents/agents.schemas';
+
+/** Validated input (the route schema types its body with it). */
+export interface CreateAgentInput {
+  name: string;
+  description?: string;
+  metadata: Record<string, unknown>;
+}
+
+export type PatchAgentInput = Partial<CreateAgentInput>;
 
 const NAME_TAKEN = 'agents_account_name_key';
 
@@ -29,7 +37,7 @@ async function present(ctx: AppContext, row: AgentRow) {
 
 const nameTaken = (name: string) => ApiError.conflict(`An agent named "${name}" already exists`);
 
-export async function createAgent(ctx: AppContext, auth: AuthContext, body: CreateAgentBody) {
+export async function createAgent(ctx: AppContext, auth: AuthContext, body: CreateAgentInput) {
   try {
     const row = await agentsRepository.insert(ctx.db.knex, {
       accountId: auth.accountId,
@@ -60,7 +68,7 @@ export async function getAgent(ctx: AppContext, auth: AuthContext, id: string) {
   return present(ctx, await requireAgent(ctx, auth, id));
 }
 
-export async function patchAgent(ctx: AppContext, auth: AuthContext, id: string, body: PatchAgentBody) {
+export async function patchAgent(ctx: AppContext, auth: AuthContext, id: string, body: PatchAgentInput) {
   await requireAgent(ctx, auth, id);
   try {
     const row = await agentsRepository.update(ctx.db.knex, auth.accountId, id, body);

@@ -1,4 +1,4 @@
-import { ApiError, toIso } from '@ams/core';
+import { ApiError, Logger, toIso } from '@ams/core';
 import { agentsRepository, ApiKeyRow, apiKeysRepository, PageParams } from '@ams/db';
 import type { AppContext, AuthContext } from '../context';
 import { generateApiKey, hashApiKey, hashesEqual, keyPrefix } from '../lib/api-key-tokens';
@@ -8,7 +8,8 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 export type AuthResult = { auth: AuthContext } | { failure: 'invalid' | 'expired' | 'revoked' };
 
-export async function authenticateApiKey(ctx: AppContext, presented: string): Promise<AuthResult> {
+/** `logger`: the request's (its lines carry the request_id). */
+export async function authenticateApiKey(ctx: AppContext, presented: string, logger: Logger = ctx.logger): Promise<AuthResult> {
   if (!presented.startsWith('mem_') || presented.length > 200) return { failure: 'invalid' };
   const hash = hashApiKey(presented);
   const row = await apiKeysRepository.findByHash(ctx.db.knex, hash);
@@ -18,7 +19,7 @@ export async function authenticateApiKey(ctx: AppContext, presented: string): Pr
   if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > TOUCH_INTERVAL_MS) {
     // Bookkeeping only: a failure here must not fail the request.
     apiKeysRepository.touch(ctx.db.knex, row.account_id, row.id).catch((err: Error) => {
-      ctx.logger.warn('could not record key use', { key_id: row.id, error: err.message });
+      logger.warn('could not record key use', { key_id: row.id, error: err.message });
     });
   }
   return { auth: { accountId: row.account_id, keyId: row.id, scopes: row.scopes, agentId: row.agent_id } };

@@ -1,7 +1,15 @@
+import { searchMemories } from '@ams/memories';
 import { truncateAtWord } from '@ams/text';
 import type { AppContext, AuthContext } from '../context';
-import type { BuildContextBody } from '../routes/context/context.schemas';
-import { searchMemories } from './memories/search.service';
+
+/** Validated input (the route schema types its body with it). */
+export interface BuildContextInput {
+  query: string;
+  agent_id?: string;
+  limit: number;
+  threshold: number;
+  max_tokens?: number;
+}
 
 const CHARS_PER_TOKEN = 4;
 const HEADER = 'Relevant memories:\n';
@@ -51,8 +59,8 @@ export function assembleContext(memories: ContextMemory[], maxChars: number | un
  * Semantic recall above the threshold, formatted for prompt injection. Confidential and archived
  * memories never enter a context (DESIGN §4), whatever the caller asks.
  */
-export async function buildContext(ctx: AppContext, auth: AuthContext, body: BuildContextBody) {
-  const results = await searchMemories(ctx, auth, {
+export async function buildContext(ctx: AppContext, auth: AuthContext, body: BuildContextInput) {
+  const results = await searchMemories({ db: ctx.db.knex, embedder: ctx.embedder }, auth, {
     query: body.query,
     agent_id: body.agent_id,
     search_mode: 'semantic',

@@ -1,10 +1,42 @@
 import { ApiError, toIso } from '@ams/core';
 import { DecisionRow, decisionsRepository, DecisionStatus, PageParams, sessionsRepository } from '@ams/db';
+import { embedText } from '@ams/embeddings';
+import { resolveAgentForWrite } from '@ams/memories';
 import type { AppContext, AuthContext } from '../context';
-import type { CreateDecisionBody, PatchDecisionBody, SupersedeBody } from '../routes/decisions/decisions.schemas';
-import { resolveAgentForWrite } from './agents-resolver';
-import { embedText } from './embed-text';
 import { similarityScore } from './similarity-score';
+
+/** Validated input (the route schema types its body with it). */
+export interface CreateDecisionInput {
+  title: string;
+  rationale: string;
+  alternatives?: string;
+  status: 'active' | 'experimental';
+  agent_id?: string;
+  session_id?: string;
+  project_slug?: string;
+  tags: string[];
+  metadata: Record<string, unknown>;
+}
+
+export interface PatchDecisionInput {
+  title?: string;
+  rationale?: string;
+  alternatives?: string;
+  status?: DecisionStatus;
+  tags?: string[];
+  metadata?: Record<string, unknown>;
+}
+
+export interface SupersedeInput {
+  title: string;
+  rationale: string;
+  alternatives?: string;
+  tags?: string[];
+  metadata?: Record<string, unknown>;
+  agent_id?: string;
+  session_id?: string;
+  project_slug?: string;
+}
 
 export function presentDecision(row: DecisionRow) {
   return {
@@ -32,10 +64,10 @@ async function requireSession(ctx: AppContext, accountId: string, id: string | u
   return id;
 }
 
-export async function createDecision(ctx: AppContext, auth: AuthContext, body: CreateDecisionBody) {
+export async function createDecision(ctx: AppContext, auth: AuthContext, body: CreateDecisionInput) {
   const row = await decisionsRepository.insert(ctx.db.knex, {
     accountId: auth.accountId,
-    agentId: await resolveAgentForWrite(ctx, auth, body.agent_id),
+    agentId: await resolveAgentForWrite(ctx.db.knex, auth, body.agent_id),
     sessionId: await requireSession(ctx, auth.accountId, body.session_id),
     projectSlug: body.project_slug ?? null,
     title: body.title,
@@ -44,7 +76,7 @@ export async function createDecision(ctx: AppContext, auth: AuthContext, body: C
     status: body.status,
     tags: body.tags,
     metadata: body.metadata,
-    embedding: await embedText(ctx, decisionText(body)),
+    embedding: await embedText(ctx.embedder, decisionText(body)),
     embeddingModel: ctx.embedder.model,
   });
   return presentDecision(row);
@@ -73,14 +105,14 @@ function checkStatusMove(from: DecisionStatus, to: DecisionStatus): void {
   if (to === 'superseded') throw ApiError.conflict('Use POST /v1/decisions/{id}/supersede to supersede a decision');
 }
 
-export async function patchDecision(ctx: AppContext, auth: AuthContext, id: string, body: PatchDecisionBody) {
+export async function patchDecision(ctx: AppContext, auth: AuthContext, id: string, body: PatchDecisionInput) {
   const current = await requireDecision(ctx, auth, id);
   if (body.status) checkStatusMove(current.status, body.status);
   const textChanged = (body.title !== undefined && body.title !== current.title) || (body.rationale !== undefined && body.rationale !== current.rationale);
   const row = await decisionsRepository.update(ctx.db.knex, auth.accountId, id, {
     ...body,
     ...(textChanged
-      ? { embedding: await embedText(ctx, decisionText({ title: body.title ?? current.title, rationale: body.rationale ?? current.rationale })), embeddingModel: ctx.embedder.model }
+      ? { embedding: await embedText(ctx.embedder, decisionText({ title: body.title ?? current.title, rationale: body.rationale ?? current.rationale })), embeddingModel: ctx.embedder.model }
       : {}),
   });
   if (!row) throw ApiError.notFound('Decision');
@@ -92,7 +124,7 @@ export async function deleteDecision(ctx: AppContext, auth: AuthContext, id: str
 }
 
 export async function checkDecisions(ctx: AppContext, auth: AuthContext, body: { query: string; project_slug?: string; limit: number }) {
-  const rows = await decisionsRepository.similar(ctx.db.knex, auth.accountId, await embedText(ctx, body.query), ctx.embedder.model, body.limit, body.project_slug);
+  const rows = await decisionsRepository.similar(ctx.db.knex, auth.accountId, await embedText(ctx.embedder, body.query), ctx.embedder.model, body.limit, body.project_slug);
   const data = rows.map(({ score, ...row }) => ({ decision: presentDecision(row), score: similarityScore(score) }));
   return { data, query: body.query, total: data.length };
 }
@@ -101,9 +133,9 @@ export async function checkDecisions(ctx: AppContext, auth: AuthContext, body: {
  * One transaction with the old row locked: the new decision is created active (inheriting
  * project, agent and session unless given) and the old one points at it. Superseding twice is 409.
  */
-export async function supersedeDecision(ctx: AppContext, auth: AuthContext, id: string, body: SupersedeBody) {
-  const embedding = await embedText(ctx, decisionText(body));
-  const agentId = body.agent_id === undefined ? undefined : await resolveAgentForWrite(ctx, auth, body.agent_id);
+export async function supersedeDecision(ctx: AppContext, auth: AuthContext, id: string, body: SupersedeInput) {
+  const embedding = await embedText(ctx.embedder, decisionText(body));
+  const agentId = body.agent_id === undefined ? undefined : await resolveAgentForWrite(ctx.db.knex, auth, body.agent_id);
   const sessionId = body.session_id === undefined ? undefined : await requireSession(ctx, auth.accountId, body.session_id);
   const row = await ctx.db.knex.transaction(async (trx) => {
     const old = await decisionsRepository.findLive(trx, auth.accountId, id, true);

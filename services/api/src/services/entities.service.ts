@@ -1,8 +1,23 @@
 import { ApiError, toIso } from '@ams/core';
 import { EntityCounts, EntityLinkRow, entitiesRepository, entityLinksRepository, EntityRow, isUniqueViolation, memoriesRepository, PageParams } from '@ams/db';
+import { requireVisibleMemory } from '@ams/memories';
 import type { AppContext, AuthContext } from '../context';
-import type { CreateEntityBody, LinkBody, PatchEntityBody } from '../routes/entities/entities.schemas';
-import { requireVisibleMemory } from './memories/memory-scope';
+
+/** Validated input (the route schema types its body with it). */
+export interface CreateEntityInput {
+  name: string;
+  entity_type: string;
+  metadata: Record<string, unknown>;
+}
+
+export type PatchEntityInput = Partial<CreateEntityInput>;
+
+export interface LinkInput {
+  entity_id: string;
+  memory_id: string;
+  relationship: string;
+  relevance_score: number;
+}
 
 const NAME_TAKEN = 'entities_account_type_name_key';
 
@@ -27,7 +42,7 @@ async function present(ctx: AppContext, row: EntityRow) {
   return presentEntity(row, counts.get(row.id));
 }
 
-export async function createEntity(ctx: AppContext, auth: AuthContext, body: CreateEntityBody) {
+export async function createEntity(ctx: AppContext, auth: AuthContext, body: CreateEntityInput) {
   try {
     const row = await entitiesRepository.insert(ctx.db.knex, {
       accountId: auth.accountId,
@@ -58,7 +73,7 @@ export async function getEntity(ctx: AppContext, auth: AuthContext, id: string) 
   return present(ctx, await requireEntity(ctx, auth, id));
 }
 
-export async function patchEntity(ctx: AppContext, auth: AuthContext, id: string, body: PatchEntityBody) {
+export async function patchEntity(ctx: AppContext, auth: AuthContext, id: string, body: PatchEntityInput) {
   await requireEntity(ctx, auth, id);
   try {
     const row = await entitiesRepository.update(ctx.db.knex, auth.accountId, id, {
@@ -89,7 +104,7 @@ export function presentLink(row: EntityLinkRow) {
 }
 
 /** Both ends must be live resources of the account; linking twice returns the first link. */
-export async function linkEntity(ctx: AppContext, auth: AuthContext, body: LinkBody) {
+export async function linkEntity(ctx: AppContext, auth: AuthContext, body: LinkInput) {
   await requireEntity(ctx, auth, body.entity_id);
   requireVisibleMemory(auth, await memoriesRepository.findLive(ctx.db.knex, auth.accountId, body.memory_id));
   const row = await entityLinksRepository.link(ctx.db.knex, {

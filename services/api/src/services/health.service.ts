@@ -1,12 +1,13 @@
 import type { AppContext } from '../context';
 import { VERSION } from '@ams/core';
+import { pingDatabase } from '@ams/db';
 import { pingRedis } from '../lib/redis';
 
 export type ComponentState = 'connected' | 'disconnected' | 'not_configured';
 
 async function databaseState(ctx: AppContext): Promise<ComponentState> {
   try {
-    await ctx.db.knex.raw('select 1');
+    await pingDatabase(ctx.db.knex);
     return 'connected';
   } catch {
     return 'disconnected';

@@ -1,9 +1,22 @@
 import { ApiError, toIso } from '@ams/core';
 import { PageParams, PatternRow, patternsRepository, projectsRepository } from '@ams/db';
+import { embedText } from '@ams/embeddings';
 import type { AppContext, AuthContext } from '../context';
-import type { CreatePatternBody, PatchPatternBody } from '../routes/patterns/patterns.schemas';
-import { embedText } from './embed-text';
 import { similarityScore } from './similarity-score';
+
+/** Validated input (the route schema types its body with it). */
+export interface CreatePatternInput {
+  title: string;
+  description: string;
+  scope: 'global' | 'project';
+  category?: string;
+  tags: string[];
+  example_code?: string;
+  source_project?: string;
+  metadata: Record<string, unknown>;
+}
+
+export type PatchPatternInput = Partial<Omit<CreatePatternInput, 'source_project'>>;
 
 export function presentPattern(row: PatternRow) {
   return {
@@ -37,7 +50,7 @@ async function requirePattern(ctx: AppContext, auth: AuthContext, id: string): P
   return row;
 }
 
-export async function createPattern(ctx: AppContext, auth: AuthContext, body: CreatePatternBody) {
+export async function createPattern(ctx: AppContext, auth: AuthContext, body: CreatePatternInput) {
   const source = body.source_project ? await projectBySlug(ctx, auth.accountId, body.source_project) : undefined;
   const id = await patternsRepository.insert(ctx.db.knex, auth.accountId, {
     title: body.title,
@@ -48,7 +61,7 @@ export async function createPattern(ctx: AppContext, auth: AuthContext, body: Cr
     exampleCode: body.example_code ?? null,
     metadata: body.metadata,
     sourceProjectId: source?.id ?? null,
-    embedding: await embedText(ctx, patternText(body)),
+    embedding: await embedText(ctx.embedder, patternText(body)),
     embeddingModel: ctx.embedder.model,
   });
   return presentPattern(await requirePattern(ctx, auth, id));
@@ -61,7 +74,7 @@ export async function listPatterns(ctx: AppContext, auth: AuthContext, q: { cate
 
 export const getPattern = async (ctx: AppContext, auth: AuthContext, id: string) => presentPattern(await requirePattern(ctx, auth, id));
 
-export async function patchPattern(ctx: AppContext, auth: AuthContext, id: string, body: PatchPatternBody) {
+export async function patchPattern(ctx: AppContext, auth: AuthContext, id: string, body: PatchPatternInput) {
   const current = await requirePattern(ctx, auth, id);
   const textChanged =
     (body.title !== undefined && body.title !== current.title) || (body.description !== undefined && body.description !== current.description);
@@ -74,7 +87,7 @@ export async function patchPattern(ctx: AppContext, auth: AuthContext, id: strin
     exampleCode: body.example_code,
     metadata: body.metadata,
     ...(textChanged
-      ? { embedding: await embedText(ctx, patternText({ title: body.title ?? current.title, description: body.description ?? current.description })), embeddingModel: ctx.embedder.model }
+      ? { embedding: await embedText(ctx.embedder, patternText({ title: body.title ?? current.title, description: body.description ?? current.description })), embeddingModel: ctx.embedder.model }
       : {}),
   });
   return presentPattern(await requirePattern(ctx, auth, id));
@@ -85,7 +98,7 @@ export async function deletePattern(ctx: AppContext, auth: AuthContext, id: stri
 }
 
 export async function searchPatterns(ctx: AppContext, auth: AuthContext, body: { query: string; limit: number; category?: string }) {
-  const rows = await patternsRepository.similar(ctx.db.knex, auth.accountId, await embedText(ctx, body.query), ctx.embedder.model, body.limit, body.category);
+  const rows = await patternsRepository.similar(ctx.db.knex, auth.accountId, await embedText(ctx.embedder, body.query), ctx.embedder.model, body.limit, body.category);
   const data = rows.map(({ score, ...row }) => ({ pattern: presentPattern(row), score: similarityScore(score) }));
   return { data, query: body.query, total: data.length };
 }

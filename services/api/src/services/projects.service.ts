@@ -1,7 +1,18 @@
 import { ApiError, toIso, toUnixSeconds } from '@ams/core';
 import { decisionsRepository, isUniqueViolation, PageParams, patternsRepository, ProjectRow, projectsRepository } from '@ams/db';
 import type { AppContext, AuthContext } from '../context';
-import type { CreateProjectBody, PatchProjectBody } from '../routes/projects/projects.schemas';
+
+/** Validated input (the route schema types its body with it). */
+export interface CreateProjectInput {
+  name: string;
+  slug: string;
+  description?: string;
+  stack: Record<string, unknown>;
+  repo_url?: string;
+  metadata: Record<string, unknown>;
+}
+
+export type PatchProjectInput = Partial<Omit<CreateProjectInput, 'slug'>>;
 
 const SLUG_TAKEN = 'projects_account_slug_key';
 const CONTEXT_MEMORIES = 20;
@@ -21,7 +32,7 @@ export function presentProject(row: ProjectRow, memoryCount: number) {
   };
 }
 
-export async function createProject(ctx: AppContext, auth: AuthContext, body: CreateProjectBody) {
+export async function createProject(ctx: AppContext, auth: AuthContext, body: CreateProjectInput) {
   try {
     const row = await projectsRepository.insert(ctx.db.knex, {
       accountId: auth.accountId,
@@ -60,7 +71,7 @@ export async function getProject(ctx: AppContext, auth: AuthContext, id: string)
   return present(ctx, await requireProject(ctx, auth, id));
 }
 
-export async function patchProject(ctx: AppContext, auth: AuthContext, id: string, body: PatchProjectBody) {
+export async function patchProject(ctx: AppContext, auth: AuthContext, id: string, body: PatchProjectInput) {
   await requireProject(ctx, auth, id);
   const row = await projectsRepository.update(ctx.db.knex, auth.accountId, id, {
     name: body.name,

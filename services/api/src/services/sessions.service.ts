@@ -1,10 +1,23 @@
 import { ApiError, toIso, toUnixSeconds } from '@ams/core';
 import { isUniqueViolation, PageParams, SessionRow, sessionsRepository } from '@ams/db';
 import { centroid, cosineSimilarity } from '@ams/embeddings';
+import { resolveAgentForRead, resolveAgentForWrite } from '@ams/memories';
 import { extractiveSummary } from '@ams/text';
 import type { AppContext, AuthContext } from '../context';
-import type { CreateSessionBody, EndSessionBody } from '../routes/sessions/sessions.schemas';
-import { resolveAgentForRead, resolveAgentForWrite } from './agents-resolver';
+
+/** Validated input (the route schema types its body with it). */
+export interface CreateSessionInput {
+  agent_id?: string;
+  external_id?: string;
+  project?: string;
+  title?: string;
+  metadata: Record<string, unknown>;
+}
+
+export interface EndSessionInput {
+  summary?: string;
+  metadata?: Record<string, unknown>;
+}
 
 const EXTERNAL_ID_TAKEN = 'sessions_account_external_id_key';
 
@@ -31,10 +44,10 @@ async function present(ctx: AppContext, row: SessionRow) {
   return presentSession(row, counts.get(row.id) ?? 0);
 }
 
-async function newSession(ctx: AppContext, auth: AuthContext, body: CreateSessionBody) {
+async function newSession(ctx: AppContext, auth: AuthContext, body: CreateSessionInput) {
   return {
     accountId: auth.accountId,
-    agentId: await resolveAgentForWrite(ctx, auth, body.agent_id),
+    agentId: await resolveAgentForWrite(ctx.db.knex, auth, body.agent_id),
     externalId: body.external_id ?? null,
     project: body.project ?? null,
     title: body.title ?? null,
@@ -42,7 +55,7 @@ async function newSession(ctx: AppContext, auth: AuthContext, body: CreateSessio
   };
 }
 
-export async function createSession(ctx: AppContext, auth: AuthContext, body: CreateSessionBody) {
+export async function createSession(ctx: AppContext, auth: AuthContext, body: CreateSessionInput) {
   try {
     return presentSession(await sessionsRepository.insert(ctx.db.knex, await newSession(ctx, auth, body)), 0);
   } catch (err) {
@@ -52,14 +65,14 @@ export async function createSession(ctx: AppContext, auth: AuthContext, body: Cr
 }
 
 /** title and metadata apply only when the session is created. */
-export async function getOrCreateSession(ctx: AppContext, auth: AuthContext, body: CreateSessionBody & { external_id: string }) {
+export async function getOrCreateSession(ctx: AppContext, auth: AuthContext, body: CreateSessionInput & { external_id: string }) {
   const { row, created } = await sessionsRepository.getOrCreate(ctx.db.knex, { ...(await newSession(ctx, auth, body)), externalId: body.external_id });
   const contributors = await sessionsRepository.contributors(ctx.db.knex, auth.accountId, row.id);
   return { ...(await present(ctx, row)), created, contributors };
 }
 
 export async function listSessions(ctx: AppContext, auth: AuthContext, q: { agent_id?: string; project?: string; status?: string } & PageParams) {
-  const agent = await resolveAgentForRead(ctx, auth, q.agent_id);
+  const agent = await resolveAgentForRead(ctx.db.knex, auth, q.agent_id);
   if (agent === 'none') return { hasMore: false, nextCursor: null, totalCount: 0, data: [] };
   const page = await sessionsRepository.list(ctx.db.knex, auth.accountId, { agentId: agent, project: q.project, status: q.status }, q);
   const counts = await sessionsRepository.memoryCounts(ctx.db.knex, auth.accountId, page.rows.map((r) => r.id));
@@ -80,7 +93,7 @@ export async function getSession(ctx: AppContext, auth: AuthContext, id: string,
 }
 
 /** active → ended; ending an ended session is a conflict (DESIGN §4). */
-export async function endSession(ctx: AppContext, auth: AuthContext, id: string, body: EndSessionBody) {
+export async function endSession(ctx: AppContext, auth: AuthContext, id: string, body: EndSessionInput) {
   const current = await requireSession(ctx, auth, id);
   if (current.status === 'ended') throw ApiError.conflict('Session has already ended');
   const row = await sessionsRepository.end(ctx.db.knex, auth.accountId, id, body);

@@ -1,7 +1,15 @@
 import { ApiError, toIso } from '@ams/core';
 import { DeliveryRow, PageParams, webhookDeliveriesRepository, WebhookRow, webhooksRepository } from '@ams/db';
 import type { AppContext, AuthContext } from '../context';
-import type { WebhookBody } from '../routes/webhooks/webhooks.schemas';
+
+/** Validated input (the route schema types its body with it). */
+export interface WebhookInput {
+  url: string;
+  event_types: string[];
+  secret?: string;
+  description?: string;
+  enabled?: boolean;
+}
 
 /** The secret is write-only: never in a response. */
 export function presentWebhook(row: WebhookRow) {
@@ -41,7 +49,7 @@ async function requireWebhook(ctx: AppContext, auth: AuthContext, id: string): P
   return row;
 }
 
-export async function createWebhook(ctx: AppContext, auth: AuthContext, body: WebhookBody) {
+export async function createWebhook(ctx: AppContext, auth: AuthContext, body: WebhookInput) {
   const row = await webhooksRepository.insert(ctx.db.knex, auth.accountId, {
     url: body.url,
     eventTypes: body.event_types,
@@ -59,7 +67,7 @@ export async function listWebhooks(ctx: AppContext, auth: AuthContext) {
 export const getWebhook = async (ctx: AppContext, auth: AuthContext, id: string) => presentWebhook(await requireWebhook(ctx, auth, id));
 
 /** Re-enabled webhooks get new events only: nothing recorded while disabled is replayed. */
-export async function patchWebhook(ctx: AppContext, auth: AuthContext, id: string, body: Partial<WebhookBody>) {
+export async function patchWebhook(ctx: AppContext, auth: AuthContext, id: string, body: Partial<WebhookInput>) {
   await requireWebhook(ctx, auth, id);
   const row = await webhooksRepository.update(ctx.db.knex, auth.accountId, id, {
     url: body.url,

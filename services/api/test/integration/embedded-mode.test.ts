@@ -43,9 +43,15 @@ describe('embedded mode (PGlite)', () => {
       } finally {
         await ingestion.close();
       }
+
+      // v1 dedup takes the same per-agent advisory lock, inside its transaction, on PGlite too.
+      const v1 = () => t.request().post('/v1/memories').set(bearer(reg.body.api_key)).send({ agent_id: 'emb-v1', content: 'pglite dedups in the request', deduplicate: true });
+      const original = await v1();
+      expect(original.status).toBe(201);
+      expect((await v1()).body).toMatchObject({ is_duplicate: true, id: original.body.id });
     } finally {
       await t.close();
       await db.close();
     }
-  }, 60_000);
+  }, 120_000);
 });

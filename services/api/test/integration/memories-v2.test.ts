@@ -239,12 +239,13 @@ describe('v2 memories', () => {
       expect(res.body).toMatchObject({ status: 'pending', job_id: res.body.id });
       expect(res.body.estimated_completion_seconds).toBeGreaterThanOrEqual(1);
       expect((await t.request().get(`/v1/memories/${res.body.id}`).set(bearer(acct.key))).status).toBe(200);
+      const status = async () => (await t.request().get(`/v2/memories/${res.body.id}/status`).set(bearer(acct.key))).body.status;
       for (const search_mode of ['semantic', 'keyword', 'hybrid']) {
         const before = await t.request().post('/v1/memories/search').set(bearer(acct.key)).send({ query: 'narwhal migration', search_mode });
         expect(before.body.data).toEqual([]);
       }
       release();
-      await waitFor(async () => (await t.request().get(`/v2/memories/${res.body.id}/status`).set(bearer(acct.key))).body.status === 'ready');
+      await waitFor(async () => (await status()) === 'ready');
       const after = await t.request().post('/v1/memories/search').set(bearer(acct.key)).send({ query: 'narwhal migration' });
       expect(after.body.data[0].memory.id).toBe(res.body.id);
     });

@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { Webhook } from 'standardwebhooks';
-import { accountsRepository, EventType, webhookDeliveriesRepository, webhooksRepository, createDatabase, type Database, type Knex } from '@ams/db';
+import { accountsRepository, webhookDeliveriesRepository, webhooksRepository, createDatabase, type Database, type Knex } from '@ams/db';
+import type { EventType } from '@ams/memories';
 import { startHttpsReceiver, HttpsReceiver, ReceiverHandler, startCanary, startDispatcher, stopProcess, waitFor } from '@ams/testing';
 
 describe('webhook-dispatcher (separate process, real HTTPS receiver)', () => {

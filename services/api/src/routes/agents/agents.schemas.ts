@@ -1,12 +1,9 @@
 import Joi from 'joi';
 import type { Cursor } from '@ams/db';
 import { metadata, nonBlank, pagination } from '../../validation/common.schemas';
+import type { CreateAgentInput, PatchAgentInput } from '../../services/agents.service';
 
-export interface CreateAgentBody {
-  name: string;
-  description?: string;
-  metadata: Record<string, unknown>;
-}
+export type CreateAgentBody = CreateAgentInput;
 
 export const createAgentBody = Joi.object<CreateAgentBody>({
   name: nonBlank(255).required(),
@@ -14,7 +11,7 @@ export const createAgentBody = Joi.object<CreateAgentBody>({
   metadata: metadata.default({}),
 });
 
-export type PatchAgentBody = Partial<CreateAgentBody>;
+export type PatchAgentBody = PatchAgentInput;
 
 export const patchAgentBody = Joi.object<PatchAgentBody>({
   name: nonBlank(255),

@@ -1,14 +1,9 @@
 import Joi from 'joi';
 import { nonBlank } from '../../validation/common.schemas';
 import { agentRef } from '../memories/memories.schemas';
+import type { BuildContextInput } from '../../services/context.service';
 
-export interface BuildContextBody {
-  query: string;
-  agent_id?: string;
-  limit: number;
-  threshold: number;
-  max_tokens?: number;
-}
+export type BuildContextBody = BuildContextInput;
 
 export const buildContextBody = Joi.object<BuildContextBody>({
   query: nonBlank(5_000).required(),

@@ -3,20 +3,11 @@ import type { Cursor, DecisionStatus } from '@ams/db';
 import { metadata, nonBlank, pagination, tags, uuid } from '../../validation/common.schemas';
 import { agentRef } from '../memories/memories.schemas';
 import { slug } from '../projects/projects.schemas';
+import type { CreateDecisionInput, PatchDecisionInput, SupersedeInput } from '../../services/decisions.service';
 
 export const DECISION_STATUSES = ['active', 'superseded', 'reverted', 'experimental'] as const;
 
-export interface CreateDecisionBody {
-  title: string;
-  rationale: string;
-  alternatives?: string;
-  status: 'active' | 'experimental';
-  agent_id?: string;
-  session_id?: string;
-  project_slug?: string;
-  tags: string[];
-  metadata: Record<string, unknown>;
-}
+export type CreateDecisionBody = CreateDecisionInput;
 
 const text = {
   title: nonBlank(500),
@@ -37,14 +28,7 @@ export const createDecisionBody = Joi.object<CreateDecisionBody>({
   metadata: metadata.default({}),
 });
 
-export interface PatchDecisionBody {
-  title?: string;
-  rationale?: string;
-  alternatives?: string;
-  status?: DecisionStatus;
-  tags?: string[];
-  metadata?: Record<string, unknown>;
-}
+export type PatchDecisionBody = PatchDecisionInput;
 
 export const patchDecisionBody = Joi.object<PatchDecisionBody>({
   ...text,
@@ -83,16 +67,7 @@ export const checkDecisionsBody = Joi.object<CheckDecisionsBody>({
   limit: Joi.number().integer().min(1).max(100).default(5),
 });
 
-export interface SupersedeBody {
-  title: string;
-  rationale: string;
-  alternatives?: string;
-  tags?: string[];
-  metadata?: Record<string, unknown>;
-  agent_id?: string;
-  session_id?: string;
-  project_slug?: string;
-}
+export type SupersedeBody = SupersedeInput;
 
 export const supersedeBody = Joi.object<SupersedeBody>({
   title: text.title.required(),

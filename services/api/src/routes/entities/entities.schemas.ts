@@ -2,17 +2,14 @@ import Joi from 'joi';
 import type { Cursor } from '@ams/db';
 import { ENTITY_TYPES, normalizeEntityType } from '@ams/text';
 import { metadata, nonBlank, pagination, uuid } from '../../validation/common.schemas';
+import type { CreateEntityInput, PatchEntityInput, LinkInput } from '../../services/entities.service';
 
 /** One of the twelve types, case-insensitive; `place` is accepted for `location`. */
 const entityType = Joi.string()
   .custom((v: string, helpers) => normalizeEntityType(v) ?? helpers.error('any.only'))
   .messages({ 'any.only': `{{#label}} must be one of ${ENTITY_TYPES.join(', ')} (or place)` });
 
-export interface CreateEntityBody {
-  name: string;
-  entity_type: string;
-  metadata: Record<string, unknown>;
-}
+export type CreateEntityBody = CreateEntityInput;
 
 /** `type` is accepted as an alias of `entity_type`. */
 export const createEntityBody = Joi.object({
@@ -21,7 +18,7 @@ export const createEntityBody = Joi.object({
   metadata: metadata.default({}),
 }).rename('type', 'entity_type', { override: false, ignoreUndefined: true });
 
-export type PatchEntityBody = Partial<CreateEntityBody>;
+export type PatchEntityBody = PatchEntityInput;
 
 export const patchEntityBody = Joi.object({
   name: nonBlank(255),
@@ -41,12 +38,7 @@ export interface ListEntitiesQuery {
 
 export const listEntitiesQuery = Joi.object<ListEntitiesQuery>({ ...pagination, entity_type: entityType });
 
-export interface LinkBody {
-  entity_id: string;
-  memory_id: string;
-  relationship: string;
-  relevance_score: number;
-}
+export type LinkBody = LinkInput;
 
 export const linkBody = Joi.object<LinkBody>({
   entity_id: uuid.required(),

@@ -1,7 +1,8 @@
 import { Router } from 'express';
+import { createMemoryAsync, memoryStatus, retryEmbedding } from '@ams/memories';
 import type { AppContext } from '../../context';
+import { memoryDeps } from '../../memory-deps';
 import { requireScope } from '../../middleware/require-scope';
-import { createMemoryAsync, memoryStatus, retryEmbedding } from '../../services/memories/async-memories.service';
 import { pathId } from '../../validation/path-params';
 import { validate } from '../../validation/validate';
 import { createMemoryV2Body, CreateMemoryV2Body } from './memories.schemas';
@@ -10,15 +11,15 @@ export function memoriesV2Router(ctx: AppContext): Router {
   const router = Router();
 
   router.post('/v2/memories', requireScope('write'), async (req, res) => {
-    res.status(202).json(await createMemoryAsync(ctx, req.auth!, validate<CreateMemoryV2Body>(createMemoryV2Body, req.body)));
+    res.status(202).json(await createMemoryAsync(memoryDeps(ctx, req), req.auth!, validate<CreateMemoryV2Body>(createMemoryV2Body, req.body)));
   });
 
   router.get('/v2/memories/:id/status', requireScope('read'), async (req, res) => {
-    res.json(await memoryStatus(ctx, req.auth!, pathId(req, 'Memory')));
+    res.json(await memoryStatus(memoryDeps(ctx, req), req.auth!, pathId(req, 'Memory')));
   });
 
   router.post('/v2/memories/:id/retry', requireScope('write'), async (req, res) => {
-    res.json(await retryEmbedding(ctx, req.auth!, pathId(req, 'Memory')));
+    res.json(await retryEmbedding(memoryDeps(ctx, req), req.auth!, pathId(req, 'Memory')));
   });
   return router;
 }

@@ -1,29 +1,26 @@
 import Joi from 'joi';
-import { MEMORY_TYPES, MetadataCondition, Cursor } from '@ams/db';
+import type { MetadataCondition } from '@ams/db';
+import {
+  BatchInput,
+  BatchItemInput,
+  CreateMemoryInput,
+  CreateMemoryV2Input,
+  ListMemoriesInput,
+  MEMORY_TYPES,
+  PatchMemoryInput,
+  SEARCH_MODES,
+  SearchInput,
+  TIERS,
+  VISIBILITIES,
+} from '@ams/memories';
 import { metadata, nonBlank, pagination, uuid } from '../../validation/common.schemas';
 
 export const CONTENT_MAX = 50_000;
-const TIERS = ['hot', 'warm', 'cold'] as const;
-const VISIBILITIES = ['private', 'confidential'] as const;
 
 /** agent_id on input: a UUID or a name (DESIGN §4). */
 export const agentRef = Joi.string().trim().min(1).max(255);
 
-export interface CreateMemoryBody {
-  content: string;
-  agent_id?: string;
-  metadata: Record<string, unknown>;
-  memory_type?: (typeof MEMORY_TYPES)[number];
-  session_id?: string;
-  project?: string;
-  project_id?: string;
-  importance: number;
-  tier?: (typeof TIERS)[number];
-  visibility: (typeof VISIBILITIES)[number];
-  deduplicate: boolean;
-  dedup_threshold: number;
-  auto_extract_entities: boolean | null;
-}
+export type CreateMemoryBody = CreateMemoryInput;
 
 export const createMemoryFields = {
   content: nonBlank(CONTENT_MAX).required(),
@@ -43,9 +40,7 @@ export const createMemoryFields = {
 
 export const createMemoryBody = Joi.object<CreateMemoryBody>(createMemoryFields);
 
-export interface CreateMemoryV2Body extends CreateMemoryBody {
-  webhook_url?: string;
-}
+export type CreateMemoryV2Body = CreateMemoryV2Input;
 
 /** v2: every v1 field, plus a one-shot HTTPS URL notified when the embedding is ready. */
 export const createMemoryV2Body = Joi.object<CreateMemoryV2Body>({
@@ -56,18 +51,8 @@ export const createMemoryV2Body = Joi.object<CreateMemoryV2Body>({
     .messages({ 'string.uriCustomScheme': '{{#label}} must be an https URL' }),
 });
 
-export interface BatchItem {
-  content: string;
-  agent_id?: string;
-  metadata: Record<string, unknown>;
-  client_id?: string;
-  session_id?: string;
-}
-
-export interface BatchBody {
-  memories: BatchItem[];
-  parallel_embeddings: boolean;
-}
+export type BatchItem = BatchItemInput;
+export type BatchBody = BatchInput;
 
 export const batchBody = Joi.object<BatchBody>({
   memories: Joi.array()
@@ -86,15 +71,7 @@ export const batchBody = Joi.object<BatchBody>({
   parallel_embeddings: Joi.boolean().default(true),
 });
 
-export interface PatchMemoryBody {
-  content?: string;
-  metadata?: Record<string, unknown>;
-  importance?: number;
-  tier?: (typeof TIERS)[number];
-  memory_type?: (typeof MEMORY_TYPES)[number];
-  visibility?: (typeof VISIBILITIES)[number];
-  archived?: boolean;
-}
+export type PatchMemoryBody = PatchMemoryInput;
 
 export const patchMemoryBody = Joi.object<PatchMemoryBody>({
   content: nonBlank(CONTENT_MAX),
@@ -108,13 +85,7 @@ export const patchMemoryBody = Joi.object<PatchMemoryBody>({
   .min(1)
   .messages({ 'object.min': 'Request body must change at least one field' });
 
-export interface ListMemoriesQuery {
-  agent_id?: string;
-  memory_type?: string;
-  limit: number;
-  offset: number;
-  cursor?: Cursor;
-}
+export type ListMemoriesQuery = ListMemoriesInput;
 
 export const listMemoriesQuery = Joi.object<ListMemoriesQuery>({
   ...pagination,
@@ -160,23 +131,8 @@ export function compileMetadataFilter(filter: Record<string, unknown> | undefine
   });
 }
 
-export const SEARCH_MODES = ['semantic', 'hybrid', 'keyword'] as const;
-
-export interface SearchBody {
-  query: string;
-  agent_id?: string;
-  search_mode: (typeof SEARCH_MODES)[number];
-  limit: number;
-  min_score: number;
-  metadata_filter?: Record<string, unknown>;
-  tier?: (typeof TIERS)[number];
-  min_importance?: number;
-  include_confidential: boolean;
-  include_archived: boolean;
-  compress: boolean;
-  max_context_tokens?: number;
-  debug: boolean;
-}
+/** The search input before its metadata_filter is compiled (compileMetadataFilter). */
+export type SearchBody = Omit<SearchInput, 'metadata_filter'> & { metadata_filter?: Record<string, unknown> };
 
 export const searchBody = Joi.object<SearchBody>({
   query: nonBlank(10_000).required(),

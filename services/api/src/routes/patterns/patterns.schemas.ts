@@ -2,19 +2,11 @@ import Joi from 'joi';
 import type { Cursor } from '@ams/db';
 import { metadata, nonBlank, pagination, tags } from '../../validation/common.schemas';
 import { slug } from '../projects/projects.schemas';
+import type { CreatePatternInput, PatchPatternInput } from '../../services/patterns.service';
 
 const SCOPES = ['global', 'project'] as const;
 
-export interface CreatePatternBody {
-  title: string;
-  description: string;
-  scope: (typeof SCOPES)[number];
-  category?: string;
-  tags: string[];
-  example_code?: string;
-  source_project?: string;
-  metadata: Record<string, unknown>;
-}
+export type CreatePatternBody = CreatePatternInput;
 
 const fields = {
   title: nonBlank(500),
@@ -36,7 +28,7 @@ export const createPatternBody = Joi.object<CreatePatternBody>({
   metadata: metadata.default({}),
 });
 
-export type PatchPatternBody = Partial<Omit<CreatePatternBody, 'source_project'>>;
+export type PatchPatternBody = PatchPatternInput;
 
 export const patchPatternBody = Joi.object<PatchPatternBody>(fields)
   .min(1)

@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import type { Cursor } from '@ams/db';
 import { metadata, nonBlank, pagination } from '../../validation/common.schemas';
+import type { CreateProjectInput, PatchProjectInput } from '../../services/projects.service';
 
 export const SLUG = /^[a-z0-9-]{1,100}$/;
 
@@ -9,14 +10,7 @@ export const slug = Joi.string()
   .pattern(SLUG)
   .messages({ 'string.pattern.base': '{{#label}} must be lowercase letters, digits and hyphens' });
 
-export interface CreateProjectBody {
-  name: string;
-  slug: string;
-  description?: string;
-  stack: Record<string, unknown>;
-  repo_url?: string;
-  metadata: Record<string, unknown>;
-}
+export type CreateProjectBody = CreateProjectInput;
 
 const fields = {
   name: nonBlank(255),
@@ -35,7 +29,7 @@ export const createProjectBody = Joi.object<CreateProjectBody>({
   metadata: fields.metadata.default({}),
 });
 
-export type PatchProjectBody = Partial<Omit<CreateProjectBody, 'slug'>>;
+export type PatchProjectBody = PatchProjectInput;
 
 export const patchProjectBody = Joi.object<PatchProjectBody>(fields)
   .min(1)

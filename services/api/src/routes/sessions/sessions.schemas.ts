@@ -2,14 +2,9 @@ import Joi from 'joi';
 import type { Cursor } from '@ams/db';
 import { metadata, pagination } from '../../validation/common.schemas';
 import { agentRef } from '../memories/memories.schemas';
+import type { CreateSessionInput, EndSessionInput } from '../../services/sessions.service';
 
-export interface CreateSessionBody {
-  agent_id?: string;
-  external_id?: string;
-  project?: string;
-  title?: string;
-  metadata: Record<string, unknown>;
-}
+export type CreateSessionBody = CreateSessionInput;
 
 const sessionFields = {
   agent_id: agentRef,
@@ -44,10 +39,7 @@ export const listSessionsQuery = Joi.object<ListSessionsQuery>({
 
 export const getSessionQuery = Joi.object<{ include_memories: boolean }>({ include_memories: Joi.boolean().default(false) });
 
-export interface EndSessionBody {
-  summary?: string;
-  metadata?: Record<string, unknown>;
-}
+export type EndSessionBody = EndSessionInput;
 
 export const endSessionBody = Joi.object<EndSessionBody>({ summary: Joi.string().allow('').max(50_000), metadata });
 

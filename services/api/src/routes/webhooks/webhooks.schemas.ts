@@ -1,19 +1,15 @@
 import Joi from 'joi';
-import { EVENT_TYPES, Cursor } from '@ams/db';
+import type { Cursor } from '@ams/db';
+import { EVENT_TYPES } from '@ams/memories';
 import { pagination } from '../../validation/common.schemas';
+import type { WebhookInput } from '../../services/webhooks.service';
 
 const url = Joi.string()
   .max(2_048)
   .uri({ scheme: ['https'] })
   .messages({ 'string.uriCustomScheme': '{{#label}} must be an https URL' });
 
-export interface WebhookBody {
-  url: string;
-  event_types: string[];
-  secret?: string;
-  description?: string;
-  enabled?: boolean;
-}
+export type WebhookBody = WebhookInput;
 
 const fields = {
   url,

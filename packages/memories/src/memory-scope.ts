@@ -1,20 +1,19 @@
 import { ApiError } from '@ams/core';
-import { MemoryRow, projectsRepository, sessionsRepository } from '@ams/db';
-import type { AppContext, AuthContext } from '../../context';
+import { Db, MemoryRow, projectsRepository, sessionsRepository } from '@ams/db';
+import type { Caller } from './deps';
 
 /** The memory, if the caller may see it: a key bound to an agent sees only that agent's memories. Else 404. */
-export function requireVisibleMemory(auth: AuthContext, row: MemoryRow | undefined): MemoryRow {
+export function requireVisibleMemory(auth: Caller, row: MemoryRow | undefined): MemoryRow {
   if (!row || (auth.agentId && row.agent_id !== auth.agentId)) throw ApiError.notFound('Memory');
   return row;
 }
 
 /** A memory's session and project must be live resources of the account (else 404). */
 export async function resolveMemoryScope(
-  ctx: AppContext,
+  db: Db,
   accountId: string,
   input: { session_id?: string; project?: string; project_id?: string },
 ): Promise<{ sessionId: string | null; projectId: string | null }> {
-  const db = ctx.db.knex;
   let sessionId: string | null = null;
   if (input.session_id) {
     if (!(await sessionsRepository.findLive(db, accountId, input.session_id))) throw ApiError.notFound('Session');

@@ -1,15 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import { ApiError } from '@ams/core';
-import { memoriesRepository, NewMemory, sessionsRepository } from '@ams/db';
-import { toPgVector } from '@ams/embeddings';
-import { classifyMemoryType } from '@ams/text';
-import type { AppContext, AuthContext } from '../../context';
-import { recordEvents } from '../../events';
-import type { BatchBody, BatchItem } from '../../routes/memories/memories.schemas';
-import { resolveAgentForWrite } from '../agents-resolver';
-import { linkExtractedEntities, shouldExtract } from './entity-linking';
-import { dispatchAfterCommit, eventData } from './memories.service';
-import { tierForImportance } from './tiering';
+import { Db, memoriesRepository, NewMemory, sessionsRepository } from '@ams/db';
+import { Embedder, toPgVector } from '@ams/embeddings';
+import { resolveAgentForWrite } from './agent-ref';
+import type { Caller, MemoryDeps } from './deps';
+import type { BatchInput, BatchItemInput } from './inputs';
+import { BATCH_ITEM_DEFAULTS, buildNewMemory } from './prepare-memory';
+import { storeMemories } from './store-memories';
 
 const DEFAULT_AGENT = 'default';
 const PREVIEW_CHARS = 100;
@@ -28,9 +25,9 @@ const ms = (n: number) => Math.round(n * 100) / 100;
  * Schema errors were already rejected whole (422). Here items fail one by one only for what shows
  * at run time (an unknown session, an embedding failure); a used client_id is `skipped`.
  */
-export async function createBatch(ctx: AppContext, auth: AuthContext, body: BatchBody) {
+export async function createBatch(deps: Pick<MemoryDeps, 'db' | 'embedder' | 'dispatch'>, caller: Caller, body: BatchInput) {
   const started = performance.now();
-  const accountId = auth.accountId;
+  const accountId = caller.accountId;
   const results: ItemResult[] = body.memories.map((m, index) => ({
     index,
     status: 'success',
@@ -41,7 +38,7 @@ export async function createBatch(ctx: AppContext, auth: AuthContext, body: Batc
 
   // Idempotency: a client_id seen before (or earlier in this batch) is skipped, pointing at its memory.
   const used = await memoriesRepository.existingClientIds(
-    ctx.db.knex,
+    deps.db,
     accountId,
     body.memories.flatMap((m) => (m.client_id ? [m.client_id] : [])),
   );
@@ -53,52 +50,33 @@ export async function createBatch(ctx: AppContext, auth: AuthContext, body: Batc
     seen.add(m.client_id);
   });
 
-  const agentIds = await resolveAgents(ctx, auth, body.memories);
-  const liveSessions = await resolveSessions(ctx, accountId, body.memories);
+  const agentIds = await resolveAgents(deps.db, caller, body.memories);
+  const liveSessions = await resolveSessions(deps.db, accountId, body.memories);
   body.memories.forEach((m, i) => {
     if (results[i]!.status === 'success' && m.session_id && !liveSessions.has(m.session_id)) fail(i, 'Session not found');
   });
 
   const pending = body.memories.map((m, i) => ({ m, i })).filter(({ i }) => results[i]!.status === 'success');
   const embedStarted = performance.now();
-  const vectors = await embedAll(ctx, pending.map(({ m }) => m.content), body.parallel_embeddings);
+  const vectors = await embedAll(deps.embedder, pending.map(({ m }) => m.content), body.parallel_embeddings);
   const embeddingMs = performance.now() - embedStarted;
 
   const toInsert: Array<{ i: number; row: NewMemory }> = [];
   pending.forEach(({ m, i }, n) => {
     const vector = vectors[n];
     if (vector instanceof Error) return fail(i, `Embedding failed: ${vector.message}`);
-    toInsert.push({
-      i,
-      row: {
-        accountId,
-        agentId: agentIds[i]!,
-        content: m.content,
-        metadata: m.metadata,
-        memoryType: classifyMemoryType(m.content),
-        visibility: 'private',
-        importance: 0.5,
-        tier: tierForImportance(0.5),
-        tierExplicit: false,
-        sessionId: m.session_id ?? null,
-        projectId: null,
-        clientId: m.client_id ?? null,
-        embedding: toPgVector(vector!),
-        embeddingModel: ctx.embedder.model,
-        embeddingStatus: 'ready',
-      },
+    const prepared = buildNewMemory({ accountId, agentId: agentIds[i]! }, { ...BATCH_ITEM_DEFAULTS, ...m }, {
+      sessionId: m.session_id ?? null,
+      projectId: null,
+      clientId: m.client_id ?? null,
     });
+    toInsert.push({ i, row: { ...prepared, embedding: toPgVector(vector!), embeddingModel: deps.embedder.model, embeddingStatus: 'ready' } });
   });
 
   const dbStarted = performance.now();
-  const deliveryIds = await ctx.db.knex.transaction(async (trx) => {
-    const rows = await memoriesRepository.insertMany(trx, toInsert.map((t) => t.row));
-    rows.forEach((row, n) => (results[toInsert[n]!.i]!.memory_id = row.id));
-    await linkExtractedEntities(trx, accountId, rows.filter((r) => shouldExtract(null, r.content)));
-    return recordEvents(trx, accountId, 'memory.created', rows.map(eventData));
-  });
+  const { rows } = await storeMemories(deps, toInsert.map((t) => t.row), null);
+  rows.forEach((row, n) => (results[toInsert[n]!.i]!.memory_id = row.id));
   const databaseMs = performance.now() - dbStarted;
-  dispatchAfterCommit(ctx, accountId, deliveryIds);
 
   const count = (s: ItemResult['status']) => results.filter((r) => r.status === s).length;
   const totalMs = performance.now() - started;
@@ -119,30 +97,30 @@ export async function createBatch(ctx: AppContext, auth: AuthContext, body: Batc
 }
 
 /** Each distinct agent reference resolved once; no agent_id: the key's agent, else `default`. */
-async function resolveAgents(ctx: AppContext, auth: AuthContext, items: BatchItem[]): Promise<string[]> {
+async function resolveAgents(db: Db, caller: Caller, items: BatchItemInput[]): Promise<string[]> {
   const byRef = new Map<string | undefined, string>();
   for (const ref of new Set(items.map((m) => m.agent_id))) {
-    const id = await resolveAgentForWrite(ctx, auth, ref, { defaultName: DEFAULT_AGENT });
+    const id = await resolveAgentForWrite(db, caller, ref, { defaultName: DEFAULT_AGENT });
     if (!id) throw ApiError.invalidField('memories.agent_id', 'could not resolve an agent');
     byRef.set(ref, id);
   }
   return items.map((m) => byRef.get(m.agent_id)!);
 }
 
-async function resolveSessions(ctx: AppContext, accountId: string, items: BatchItem[]): Promise<Set<string>> {
+async function resolveSessions(db: Db, accountId: string, items: BatchItemInput[]): Promise<Set<string>> {
   const live = new Set<string>();
   for (const id of new Set(items.flatMap((m) => (m.session_id ? [m.session_id] : [])))) {
-    if (await sessionsRepository.findLive(ctx.db.knex, accountId, id)) live.add(id);
+    if (await sessionsRepository.findLive(db, accountId, id)) live.add(id);
   }
   return live;
 }
 
 /** One model call for the batch, or one per item; a failure is reported per item, never thrown. */
-async function embedAll(ctx: AppContext, texts: string[], parallel: boolean): Promise<Array<Float32Array | Error>> {
+async function embedAll(embedder: Embedder, texts: string[], parallel: boolean): Promise<Array<Float32Array | Error>> {
   if (texts.length === 0) return [];
   if (parallel) {
     try {
-      return await ctx.embedder.embed(texts);
+      return await embedder.embed(texts);
     } catch (err) {
       return texts.map(() => err as Error);
     }
@@ -150,7 +128,7 @@ async function embedAll(ctx: AppContext, texts: string[], parallel: boolean): Pr
   const out: Array<Float32Array | Error> = [];
   for (const text of texts) {
     try {
-      out.push((await ctx.embedder.embed([text]))[0]!);
+      out.push((await embedder.embed([text]))[0]!);
     } catch (err) {
       out.push(err as Error);
     }

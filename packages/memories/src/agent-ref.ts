@@ -1,10 +1,10 @@
 import { ApiError } from '@ams/core';
-import { agentsRepository } from '@ams/db';
-import type { AppContext, AuthContext } from '../context';
+import { agentsRepository, Db } from '@ams/db';
+import type { Caller } from './deps';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function checkBinding(auth: AuthContext, agentId: string): void {
+function checkBinding(auth: Caller, agentId: string): void {
   if (auth.agentId && auth.agentId !== agentId) {
     throw ApiError.forbidden(`This API key is bound to agent ${auth.agentId}`);
   }
@@ -16,12 +16,11 @@ function checkBinding(auth: AuthContext, agentId: string): void {
  * bound agent, else the agent named `defaultName` (created on demand), else null.
  */
 export async function resolveAgentForWrite(
-  ctx: AppContext,
-  auth: AuthContext,
+  db: Db,
+  auth: Caller,
   input: string | undefined,
   opts: { defaultName?: string } = {},
 ): Promise<string | null> {
-  const db = ctx.db.knex;
   if (input === undefined) {
     if (auth.agentId) return auth.agentId;
     return opts.defaultName ? (await agentsRepository.ensureByName(db, auth.accountId, opts.defaultName)).id : null;
@@ -42,12 +41,11 @@ export async function resolveAgentForWrite(
  * exist (404); a name that names no agent matches nothing ('none') and is never created.
  */
 export async function resolveAgentForRead(
-  ctx: AppContext,
-  auth: AuthContext,
+  db: Db,
+  auth: Caller,
   input: string | undefined,
 ): Promise<string | null | 'none'> {
   if (input === undefined) return auth.agentId;
-  const db = ctx.db.knex;
   const agent = UUID.test(input)
     ? await agentsRepository.findLive(db, auth.accountId, input.toLowerCase())
     : await agentsRepository.findLiveByName(db, auth.accountId, input);

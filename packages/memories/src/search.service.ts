@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks';
-import { Candidate, entitiesRepository, memoriesRepository, MemoryRow, SearchFilters, searchEventsRepository } from '@ams/db';
-import { cosineSimilarity, toPgVector } from '@ams/embeddings';
+import { Candidate, Db, entitiesRepository, memoriesRepository, MemoryRow, SearchFilters, searchEventsRepository } from '@ams/db';
+import { cosineSimilarity, Embedder, toPgVector } from '@ams/embeddings';
 import { compressToQuery, splitSentences } from '@ams/text';
-import type { AppContext, AuthContext } from '../../context';
-import { compileMetadataFilter, SearchBody } from '../../routes/memories/memories.schemas';
-import { resolveAgentForRead } from '../agents-resolver';
+import { resolveAgentForRead } from './agent-ref';
+import type { Caller, MemoryDeps } from './deps';
+import type { SearchInput } from './inputs';
 import { presentMemorySummary } from './memory.presenter';
 import { entityNamesInQuery } from './query-entities';
 import { reciprocalRankFusion } from './rank-fusion';
@@ -21,13 +21,14 @@ interface Scored {
 /** Candidates per list for hybrid: enough depth for fusion to reorder, bounded for latency. */
 const hybridDepth = (limit: number) => Math.min(200, Math.max(30, limit * 3));
 
-async function rank(ctx: AppContext, f: SearchFilters, body: SearchBody): Promise<{ scored: Scored[]; evaluated: number; queryVector?: Float32Array }> {
-  const db = ctx.db.knex;
+type SearchDeps = Pick<MemoryDeps, 'db' | 'embedder'>;
+
+async function rank({ db, embedder }: SearchDeps, f: SearchFilters, body: SearchInput): Promise<{ scored: Scored[]; evaluated: number; queryVector?: Float32Array }> {
   if (body.search_mode === 'keyword') {
     const hits = await memoriesRepository.keywordCandidates(db, f, body.query, body.limit);
     return { scored: hits.map((c) => ({ ...c, breakdown: { keyword: c.score } })), evaluated: hits.length };
   }
-  const [queryVector] = await ctx.embedder.embed([body.query]);
+  const [queryVector] = await embedder.embed([body.query]);
   const vector = toPgVector(queryVector!);
   if (body.search_mode === 'semantic') {
     const hits = await memoriesRepository.semanticCandidates(db, f, vector, body.limit);
@@ -51,11 +52,11 @@ async function rank(ctx: AppContext, f: SearchFilters, body: SearchBody): Promis
  * Keeps each result's sentences most similar to the query within an equal share of the total
  * budget (max_context_tokens × 4 characters), in their original order. One embedding call.
  */
-async function compress(ctx: AppContext, rows: MemoryRow[], queryVector: Float32Array, maxTokens: number): Promise<Map<string, string>> {
+async function compress(embedder: Embedder, rows: MemoryRow[], queryVector: Float32Array, maxTokens: number): Promise<Map<string, string>> {
   const share = Math.floor((maxTokens * CHARS_PER_TOKEN) / Math.max(1, rows.length));
   const long = rows.filter((r) => r.content.length > share);
   const sentences = long.map((r) => splitSentences(r.content));
-  const vectors = await ctx.embedder.embed(sentences.flat());
+  const vectors = await embedder.embed(sentences.flat());
   const similarity = new Map<string, number>();
   let n = 0;
   for (const list of sentences) for (const s of list) similarity.set(s, cosineSimilarity(queryVector, vectors[n++]!));
@@ -64,27 +65,28 @@ async function compress(ctx: AppContext, rows: MemoryRow[], queryVector: Float32
   return out;
 }
 
-export async function searchMemories(ctx: AppContext, auth: AuthContext, body: SearchBody) {
+export async function searchMemories(deps: SearchDeps, caller: Caller, body: SearchInput) {
   const started = performance.now();
-  const agent = await resolveAgentForRead(ctx, auth, body.agent_id);
+  const db: Db = deps.db;
+  const agent = await resolveAgentForRead(db, caller, body.agent_id);
   const filters: SearchFilters = {
-    accountId: auth.accountId,
+    accountId: caller.accountId,
     agentId: agent === 'none' ? null : agent,
     tier: body.tier,
     minImportance: body.min_importance,
     includeConfidential: body.include_confidential,
     includeArchived: body.include_archived,
-    metadataFilter: compileMetadataFilter(body.metadata_filter),
-    embeddingModel: ctx.embedder.model,
+    metadataFilter: body.metadata_filter ?? [],
+    embeddingModel: deps.embedder.model,
   };
   const { scored, evaluated, queryVector } =
-    agent === 'none' ? { scored: [], evaluated: 0, queryVector: undefined } : await rank(ctx, filters, body);
+    agent === 'none' ? { scored: [], evaluated: 0, queryVector: undefined } : await rank(deps, filters, body);
   const kept = scored.filter((s) => s.score >= body.min_score).slice(0, body.limit);
-  const rows = await memoriesRepository.findLiveByIds(ctx.db.knex, auth.accountId, kept.map((s) => s.id));
-  const entities = await entitiesRepository.entitiesForMemories(ctx.db.knex, auth.accountId, kept.map((s) => s.id));
-  const vectorForCompress = body.compress ? (queryVector ?? (await ctx.embedder.embed([body.query]))[0]!) : undefined;
+  const rows = await memoriesRepository.findLiveByIds(db, caller.accountId, kept.map((s) => s.id));
+  const entities = await entitiesRepository.entitiesForMemories(db, caller.accountId, kept.map((s) => s.id));
+  const vectorForCompress = body.compress ? (queryVector ?? (await deps.embedder.embed([body.query]))[0]!) : undefined;
   const compressed = vectorForCompress
-    ? await compress(ctx, rows, vectorForCompress, body.max_context_tokens ?? DEFAULT_COMPRESS_TOKENS)
+    ? await compress(deps.embedder, rows, vectorForCompress, body.max_context_tokens ?? DEFAULT_COMPRESS_TOKENS)
     : undefined;
   const byId = new Map(rows.map((r) => [r.id, r]));
   const data = kept.flatMap((s) => {
@@ -96,8 +98,8 @@ export async function searchMemories(ctx: AppContext, auth: AuthContext, body: S
 
   const responseMs = performance.now() - started;
   // Recorded before responding, so stats read right after include this search.
-  await searchEventsRepository.record(ctx.db.knex, {
-    accountId: auth.accountId,
+  await searchEventsRepository.record(db, {
+    accountId: caller.accountId,
     agentId: agent === 'none' ? null : agent,
     query: body.query,
     searchMode: body.search_mode,

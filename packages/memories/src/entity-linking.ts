@@ -1,5 +1,4 @@
-import type { Knex } from '@ams/db';
-import { entitiesRepository, entityLinksRepository } from '@ams/db';
+import { Db, entitiesRepository, entityLinksRepository } from '@ams/db';
 import { extractEntities, isEntityRich } from '@ams/text';
 import type { EntityRef } from './memory.presenter';
 
@@ -14,7 +13,7 @@ export function shouldExtract(mode: boolean | null, content: string): boolean {
  * for the whole set, whatever its size.
  */
 export async function linkExtractedEntities(
-  trx: Knex,
+  trx: Db,
   accountId: string,
   memories: Array<{ id: string; content: string }>,
 ): Promise<Map<string, EntityRef[]>> {

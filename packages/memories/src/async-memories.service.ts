@@ -1,0 +1,69 @@
+import { ApiError, toUnixSeconds } from '@ams/core';
+import { Db, embeddingQueueRepository, memoriesRepository, MemoryRow } from '@ams/db';
+import type { Caller, MemoryDeps } from './deps';
+import { handOffEmbedding } from './embedding-handoff';
+import type { CreateMemoryV2Input } from './inputs';
+import { requireVisibleMemory } from './memory-scope';
+import { prepareNewMemory } from './prepare-memory';
+import { storeMemories } from './store-memories';
+
+export function presentStatus(row: MemoryRow) {
+  return {
+    id: row.id,
+    status: row.embedding_status,
+    created_at: toUnixSeconds(row.created_at)!,
+    updated_at: toUnixSeconds(row.updated_at)!,
+    error: row.embedding_error,
+    duplicate_of: row.duplicate_of,
+  };
+}
+
+/**
+ * v2 create: stored at once (fetchable, not yet searchable) and handed to the embedding worker.
+ * When no queue can take the job, the embedding happens here and the memory is ready on return
+ * (job_id null). Dedup, when asked for, is checked by whoever embeds it.
+ */
+export async function createMemoryAsync(deps: MemoryDeps, caller: Caller, input: CreateMemoryV2Input) {
+  const prepared = await prepareNewMemory(deps.db, caller, input);
+  const {
+    rows: [row],
+  } = await storeMemories(
+    deps,
+    [
+      {
+        ...prepared,
+        embedding: null,
+        embeddingModel: null,
+        embeddingStatus: 'pending',
+        dedupThreshold: input.deduplicate ? input.dedup_threshold : null,
+        webhookUrl: input.webhook_url ?? null,
+      },
+    ],
+    input.auto_extract_entities,
+  );
+  const handoff = await handOffEmbedding(deps, caller.accountId, row!.id);
+  return handoff.jobId === null
+    ? { id: row!.id, status: handoff.row.embedding_status, job_id: null, estimated_completion_seconds: 0 }
+    : { id: row!.id, status: row!.embedding_status, job_id: handoff.jobId, estimated_completion_seconds: handoff.estimatedSeconds };
+}
+
+/** A deleted memory is gone, but for a v2 create set aside as a duplicate: its status says of what. */
+async function requireStatusRow(db: Db, caller: Caller, id: string): Promise<MemoryRow> {
+  const row = requireVisibleMemory(caller, await memoriesRepository.findAny(db, caller.accountId, id));
+  if (row.deleted_at && !row.duplicate_of) throw ApiError.notFound('Memory');
+  return row;
+}
+
+/** Answers for v1 memories too (always ready). */
+export async function memoryStatus(deps: Pick<MemoryDeps, 'db'>, caller: Caller, id: string) {
+  return presentStatus(await requireStatusRow(deps.db, caller, id));
+}
+
+/** A failed embedding starts over with a fresh budget of attempts: queued again, or embedded here without a queue. */
+export async function retryEmbedding(deps: MemoryDeps, caller: Caller, id: string) {
+  const current = await requireStatusRow(deps.db, caller, id);
+  const row = current.deleted_at ? undefined : await embeddingQueueRepository.requeue(deps.db, caller.accountId, id, 'failed');
+  if (!row) throw ApiError.conflict(`Only a failed embedding can be retried; this memory's is ${current.embedding_status}`);
+  const handoff = await handOffEmbedding(deps, caller.accountId, id);
+  return presentStatus(handoff.jobId === null ? handoff.row : row);
+}

@@ -1,0 +1,72 @@
+import type { Cursor, MetadataCondition } from '@ams/db';
+import type { MemoryType, SearchMode, Tier, Visibility } from './vocabulary';
+
+/**
+ * What the memory domain takes, already validated (and defaulted) by the caller: the route schemas
+ * type their bodies with these, never the other way round.
+ */
+export interface CreateMemoryInput {
+  content: string;
+  /** A UUID or a name (DESIGN §4). */
+  agent_id?: string;
+  metadata: Record<string, unknown>;
+  memory_type?: MemoryType;
+  session_id?: string;
+  project?: string;
+  project_id?: string;
+  importance: number;
+  tier?: Tier;
+  visibility: Visibility;
+  deduplicate: boolean;
+  dedup_threshold: number;
+  /** true: always; false: never; null: when the content looks entity-rich. */
+  auto_extract_entities: boolean | null;
+}
+
+export interface CreateMemoryV2Input extends CreateMemoryInput {
+  /** One-shot HTTPS URL notified when the embedding is ready. */
+  webhook_url?: string;
+}
+
+/** A batch item: the content and placement of a create, and an idempotency key. */
+export type BatchItemInput = Pick<CreateMemoryInput, 'content' | 'agent_id' | 'metadata' | 'session_id'> & { client_id?: string };
+
+export interface BatchInput {
+  memories: BatchItemInput[];
+  parallel_embeddings: boolean;
+}
+
+export interface PatchMemoryInput {
+  content?: string;
+  metadata?: Record<string, unknown>;
+  importance?: number;
+  tier?: Tier;
+  memory_type?: MemoryType;
+  visibility?: Visibility;
+  archived?: boolean;
+}
+
+export interface ListMemoriesInput {
+  agent_id?: string;
+  memory_type?: MemoryType;
+  limit: number;
+  offset: number;
+  cursor?: Cursor;
+}
+
+export interface SearchInput {
+  query: string;
+  agent_id?: string;
+  search_mode: SearchMode;
+  limit: number;
+  min_score: number;
+  /** Compiled at the edge from the request's metadata_filter. */
+  metadata_filter?: MetadataCondition[];
+  tier?: Tier;
+  min_importance?: number;
+  include_confidential: boolean;
+  include_archived: boolean;
+  compress: boolean;
+  max_context_tokens?: number;
+  debug: boolean;
+}

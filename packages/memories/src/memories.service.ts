@@ -1,0 +1,128 @@
+import { ApiError } from '@ams/core';
+import { agentsRepository, Db, embeddingQueueRepository, entitiesRepository, memoriesRepository, MemoryPatch, MemoryRow } from '@ams/db';
+import { embedText } from '@ams/embeddings';
+import { resolveAgentForRead } from './agent-ref';
+import { findDuplicate, lockForDedup } from './dedup';
+import type { Caller, MemoryDeps } from './deps';
+import { handOffEmbedding } from './embedding-handoff';
+import { dispatchAfterCommit, memoryEventData, recordEvent } from './events';
+import type { CreateMemoryInput, ListMemoriesInput, PatchMemoryInput } from './inputs';
+import { EntityRef, presentMemory, presentMemorySummary } from './memory.presenter';
+import { requireVisibleMemory } from './memory-scope';
+import { prepareNewMemory } from './prepare-memory';
+import { insertMemories } from './store-memories';
+import { tierForImportance } from './tiering';
+
+async function entitiesOf(db: Db, accountId: string, rows: MemoryRow[]): Promise<Map<string, EntityRef[]>> {
+  return entitiesRepository.entitiesForMemories(
+    db,
+    accountId,
+    rows.map((r) => r.id),
+  );
+}
+
+/**
+ * v1 create: embedded in the request, so the memory is searchable when this returns. With
+ * `deduplicate`, the agent's nearest live memory at or above the threshold is returned instead;
+ * the check and the insert share one transaction under the agent's dedup lock (see dedup.ts).
+ */
+export async function createMemory(deps: Pick<MemoryDeps, 'db' | 'embedder' | 'dispatch'>, caller: Caller, input: CreateMemoryInput) {
+  const prepared = await prepareNewMemory(deps.db, caller, input);
+  const embedding = await embedText(deps.embedder, input.content);
+  const model = deps.embedder.model;
+  const outcome = await deps.db.transaction(async (trx) => {
+    if (input.deduplicate) {
+      await lockForDedup(trx, [prepared]);
+      const duplicateOf = await findDuplicate(trx, prepared, embedding, model, input.dedup_threshold);
+      const existing = duplicateOf ? await memoriesRepository.findLive(trx, caller.accountId, duplicateOf) : undefined;
+      if (existing) return { existing };
+    }
+    return { inserted: await insertMemories(trx, [{ ...prepared, embedding, embeddingModel: model, embeddingStatus: 'ready' }], input.auto_extract_entities) };
+  });
+  if (outcome.existing) {
+    const entities = await entitiesOf(deps.db, caller.accountId, [outcome.existing]);
+    return { status: 200, memory: presentMemory(outcome.existing, entities.get(outcome.existing.id) ?? [], { is_duplicate: true }) };
+  }
+  const { rows, entities, deliveries } = outcome.inserted!;
+  dispatchAfterCommit(deps.dispatch, deliveries);
+  return { status: 201, memory: presentMemory(rows[0]!, entities.get(rows[0]!.id) ?? [], { is_duplicate: false }) };
+}
+
+export async function getMemory(deps: Pick<MemoryDeps, 'db'>, caller: Caller, id: string) {
+  const row = await requireOwnLiveMemory(deps.db, caller, id);
+  const entities = await entitiesOf(deps.db, caller.accountId, [row]);
+  return presentMemory(row, entities.get(row.id) ?? []);
+}
+
+export async function listMemories(deps: Pick<MemoryDeps, 'db'>, caller: Caller, query: ListMemoriesInput) {
+  const agent = await resolveAgentForRead(deps.db, caller, query.agent_id);
+  if (agent === 'none') return { hasMore: false, nextCursor: null, totalCount: 0, data: [] };
+  const page = await memoriesRepository.list(deps.db, caller.accountId, { agentId: agent, memoryType: query.memory_type }, query);
+  const entities = await entitiesOf(deps.db, caller.accountId, page.rows);
+  return { ...page, data: page.rows.map((r) => presentMemorySummary(r, entities.get(r.id) ?? [])) };
+}
+
+async function requireOwnLiveMemory(db: Db, caller: Caller, id: string): Promise<MemoryRow> {
+  return requireVisibleMemory(caller, await memoriesRepository.findLive(db, caller.accountId, id));
+}
+
+/**
+ * A content change is re-embedded in the request; importance re-tiers unless a tier was set. A v2
+ * memory whose embedding is not ready yet (or failed) goes back to the worker instead, so its
+ * dedup check, embedding.completed and webhook_url notification still happen, for the new content.
+ */
+export async function patchMemory(deps: MemoryDeps, caller: Caller, id: string, input: PatchMemoryInput) {
+  const current = await requireOwnLiveMemory(deps.db, caller, id);
+  const patch: MemoryPatch = {
+    metadata: input.metadata,
+    memoryType: input.memory_type,
+    visibility: input.visibility,
+    archived: input.archived,
+  };
+  const contentChanged = input.content !== undefined && input.content !== current.content;
+  const requeue = contentChanged && current.embedding_status !== 'ready';
+  if (contentChanged) {
+    patch.content = input.content;
+    if (!requeue) Object.assign(patch, { embedding: await embedText(deps.embedder, input.content!), embeddingModel: deps.embedder.model });
+  }
+  if (input.tier !== undefined) Object.assign(patch, { tier: input.tier, tierExplicit: true });
+  if (input.importance !== undefined) {
+    patch.importance = input.importance;
+    if (input.tier === undefined && !current.tier_explicit) patch.tier = tierForImportance(input.importance);
+  }
+  const changes = Object.keys(input);
+  const { row, deliveries } = await deps.db.transaction(async (trx) => {
+    const updated = await memoriesRepository.update(trx, caller.accountId, id, patch);
+    const row = updated && requeue ? await embeddingQueueRepository.requeue(trx, caller.accountId, id) : updated;
+    if (!row) throw ApiError.notFound('Memory');
+    await agentsRepository.markActive(trx, caller.accountId, [row.agent_id]);
+    const deliveries = await recordEvent(trx, caller.accountId, 'memory.updated', { ...memoryEventData(row), changes });
+    return { row, deliveries };
+  });
+  dispatchAfterCommit(deps.dispatch, deliveries);
+  if (requeue) await handOffEmbedding(deps, caller.accountId, id);
+  const entities = await entitiesOf(deps.db, caller.accountId, [row]);
+  return presentMemory(row, entities.get(row.id) ?? []);
+}
+
+export async function deleteMemory(deps: Pick<MemoryDeps, 'db' | 'dispatch'>, caller: Caller, id: string): Promise<void> {
+  await requireOwnLiveMemory(deps.db, caller, id);
+  const deliveries = await deps.db.transaction(async (trx) => {
+    const row = await memoriesRepository.softDelete(trx, caller.accountId, id);
+    if (!row) throw ApiError.notFound('Memory');
+    return recordEvent(trx, caller.accountId, 'memory.deleted', {
+      ...memoryEventData(row),
+      deleted_at: row.deleted_at?.toISOString() ?? null,
+    });
+  });
+  dispatchAfterCommit(deps.dispatch, deliveries);
+}
+
+/** Undeletes a soft-deleted memory; restoring a live one is a no-op that returns it. */
+export async function restoreMemory(deps: Pick<MemoryDeps, 'db'>, caller: Caller, id: string) {
+  const row = requireVisibleMemory(caller, await memoriesRepository.findAny(deps.db, caller.accountId, id));
+  const restored = row.deleted_at ? await memoriesRepository.restore(deps.db, caller.accountId, id) : row;
+  if (!restored) throw ApiError.notFound('Memory');
+  const entities = await entitiesOf(deps.db, caller.accountId, [restored]);
+  return presentMemory(restored, entities.get(restored.id) ?? []);
+}

@@ -1,0 +1,50 @@
+import { ApiError } from '@ams/core';
+import { Db, NewMemory } from '@ams/db';
+import { classifyMemoryType } from '@ams/text';
+import { resolveAgentForWrite } from './agent-ref';
+import type { Caller } from './deps';
+import type { CreateMemoryInput } from './inputs';
+import { resolveMemoryScope } from './memory-scope';
+import { tierForImportance } from './tiering';
+
+/** A new memory before its embedding: what every create (v1, v2, batch item) stores. */
+export type PreparedMemory = Omit<NewMemory, 'embedding' | 'embeddingModel' | 'embeddingStatus' | 'dedupThreshold' | 'webhookUrl'>;
+
+/** The fields a create may leave out, and what they default to (the schemas apply the same defaults). */
+type Describable = Pick<CreateMemoryInput, 'content' | 'metadata' | 'memory_type' | 'visibility' | 'importance' | 'tier'>;
+
+/** Type (classified when not given) and tier (from importance unless given) of a new memory: the one rule for every create. */
+export function buildNewMemory(
+  owner: { accountId: string; agentId: string },
+  input: Describable,
+  placement: { sessionId: string | null; projectId: string | null; clientId?: string | null },
+): PreparedMemory {
+  return {
+    accountId: owner.accountId,
+    agentId: owner.agentId,
+    content: input.content,
+    metadata: input.metadata,
+    memoryType: input.memory_type ?? classifyMemoryType(input.content),
+    visibility: input.visibility,
+    importance: input.importance,
+    tier: input.tier ?? tierForImportance(input.importance),
+    tierExplicit: input.tier !== undefined,
+    ...placement,
+  };
+}
+
+/** A batch item carries content, metadata and placement only; the rest is what a single create defaults to. */
+export const BATCH_ITEM_DEFAULTS = { visibility: 'private', importance: 0.5 } as const satisfies Partial<Describable>;
+
+async function requireAgent(db: Db, caller: Caller, input: string | undefined): Promise<string> {
+  const agentId = await resolveAgentForWrite(db, caller, input);
+  if (!agentId) throw ApiError.invalidField('agent_id', 'agent_id is required (or use a key bound to an agent)');
+  return agentId;
+}
+
+/** Agent, session/project, type and tier of a new memory: the same for v1 and v2 creates. */
+export async function prepareNewMemory(db: Db, caller: Caller, input: CreateMemoryInput): Promise<PreparedMemory> {
+  const agentId = await requireAgent(db, caller, input.agent_id);
+  const scope = await resolveMemoryScope(db, caller.accountId, input);
+  return buildNewMemory({ accountId: caller.accountId, agentId }, input, scope);
+}

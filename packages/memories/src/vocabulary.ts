@@ -1,0 +1,24 @@
+/**
+ * The memory domain's words, in one place: what the database constrains, the schemas accept, the
+ * classifier returns and the workers emit. Imports nothing, so packages/db and packages/text can
+ * use it (as `@ams/memories/vocabulary`) while the rest of this package uses them.
+ */
+
+export const MEMORY_TYPES = ['fact', 'event', 'insight', 'task', 'preference', 'entity_reference', 'system'] as const;
+export type MemoryType = (typeof MEMORY_TYPES)[number];
+
+export const TIERS = ['hot', 'warm', 'cold'] as const;
+export type Tier = (typeof TIERS)[number];
+
+export const VISIBILITIES = ['private', 'confidential'] as const;
+export type Visibility = (typeof VISIBILITIES)[number];
+
+export const EMBEDDING_STATUSES = ['pending', 'processing', 'ready', 'failed'] as const;
+export type EmbeddingStatus = (typeof EMBEDDING_STATUSES)[number];
+
+/** Webhook event names. */
+export const EVENT_TYPES = ['memory.created', 'memory.updated', 'memory.deleted', 'embedding.completed'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const SEARCH_MODES = ['semantic', 'hybrid', 'keyword'] as const;
+export type SearchMode = (typeof SEARCH_MODES)[number];
