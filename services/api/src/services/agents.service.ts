@@ -104,5 +104,8 @@ export async function agentStats(ctx: AppContext, auth: AuthContext, id: string)
       avg_results: round(searches.avgResults),
     },
     search_analytics: { top_queries: searches.topQueries, avg_response_ms: round(searches.avgResponseMs) },
+    // Aliases existing clients read (client-compat §4 A1).
+    memory_count: Number(s.total_memories),
+    data: { total_memories: Number(s.total_memories), last_updated: toIso(lastActive) },
   };
 }

@@ -23,6 +23,7 @@ import {
   ListMemoriesQuery,
   patchMemoryBody,
   PatchMemoryBody,
+  SEARCH_QUERY_PARAMS,
   searchBody,
   SearchBody,
 } from './memories.schemas';
@@ -40,7 +41,9 @@ export function memoriesRouter(ctx: AppContext): Router {
   });
 
   router.post('/v1/memories/search', requireScope('read'), async (req, res) => {
-    res.json(await searchMemories(ctx, req.auth!, validate<SearchBody>(searchBody, req.body)));
+    // scope and session_id may come in the query string (client-compat §1.2); the body wins.
+    const fromQuery = Object.fromEntries(SEARCH_QUERY_PARAMS.flatMap((k) => (req.query[k] === undefined ? [] : [[k, req.query[k]]])));
+    res.json(await searchMemories(ctx, req.auth!, validate<SearchBody>(searchBody, { ...fromQuery, ...req.body })));
   });
 
   router.get('/v1/memories', requireScope('read'), async (req, res) => {

@@ -5,7 +5,8 @@ import { compressToQuery, splitSentences } from '@ams/text';
 import type { AppContext, AuthContext } from '../../context';
 import { compileMetadataFilter, SearchBody } from '../../routes/memories/memories.schemas';
 import { resolveAgentForRead } from '../agents-resolver';
-import { presentMemorySummary } from './memory.presenter';
+import { narrowSearch } from '../memory-search-narrowing';
+import { flatSearchCopies, presentMemorySummary } from './memory.presenter';
 import { entityNamesInQuery } from './query-entities';
 import { reciprocalRankFusion } from './rank-fusion';
 
@@ -67,7 +68,10 @@ async function compress(ctx: AppContext, rows: MemoryRow[], queryVector: Float32
 export async function searchMemories(ctx: AppContext, auth: AuthContext, body: SearchBody) {
   const started = performance.now();
   const agent = await resolveAgentForRead(ctx, auth, body.agent_id);
+  const narrowing = await narrowSearch(ctx, auth.accountId, body);
+  const matchesNothing = agent === 'none' || narrowing === 'none';
   const filters: SearchFilters = {
+    ...(narrowing === 'none' ? {} : narrowing),
     accountId: auth.accountId,
     agentId: agent === 'none' ? null : agent,
     tier: body.tier,
@@ -78,7 +82,7 @@ export async function searchMemories(ctx: AppContext, auth: AuthContext, body: S
     embeddingModel: ctx.embedder.model,
   };
   const { scored, evaluated, queryVector } =
-    agent === 'none' ? { scored: [], evaluated: 0, queryVector: undefined } : await rank(ctx, filters, body);
+    matchesNothing ? { scored: [], evaluated: 0, queryVector: undefined } : await rank(ctx, filters, body);
   const kept = scored.filter((s) => s.score >= body.min_score).slice(0, body.limit);
   const rows = await memoriesRepository.findLiveByIds(ctx.db.knex, auth.accountId, kept.map((s) => s.id));
   const entities = await entitiesRepository.entitiesForMemories(ctx.db.knex, auth.accountId, kept.map((s) => s.id));
@@ -91,7 +95,8 @@ export async function searchMemories(ctx: AppContext, auth: AuthContext, body: S
     const row = byId.get(s.id);
     if (!row) return [];
     const memory = presentMemorySummary(compressed ? { ...row, content: compressed.get(row.id)! } : row, entities.get(row.id) ?? []);
-    return [{ memory, score: round(s.score), ...(body.debug ? { score_breakdown: { mode: body.search_mode, ...s.breakdown } } : {}) }];
+    const score = round(s.score);
+    return [{ memory, score, ...flatSearchCopies(memory, score), ...(body.debug ? { score_breakdown: { mode: body.search_mode, ...s.breakdown } } : {}) }];
   });
 
   const responseMs = performance.now() - started;
