@@ -116,7 +116,9 @@ export interface SupersedeBody {
   project_slug?: string;
 }
 
-export const supersedeBody = Joi.object<SupersedeBody>({
+export const supersedeBody = Joi.object<SupersedeBody & { status?: never }>({
+  // The new decision is always active: asking for another status is refused, not ignored.
+  status: Joi.any().forbidden(),
   title: text.title.required(),
   rationale: text.rationale.required(),
   alternatives: text.alternatives,
