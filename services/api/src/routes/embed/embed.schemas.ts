@@ -18,6 +18,6 @@ export const embedBody = Joi.object<EmbedBody>({
     then: Joi.forbidden().messages({ 'any.unknown': '{{#label}} must be absent when texts is sent' }),
     otherwise: Joi.required(),
   }),
-  texts: Joi.array().items(nonBlank(EMBED_TEXT_MAX).required()).min(1).max(EMBED_BATCH_MAX),
+  texts: Joi.array().items(nonBlank(EMBED_TEXT_MAX)).min(1).max(EMBED_BATCH_MAX),
   prefix: Joi.string().valid('search_query', 'search_document'),
 });
