@@ -6,6 +6,7 @@ import { decisionsAndPatterns } from './20261122_004_decisions_patterns';
 import { webhooksAndSearchEvents } from './20261122_005_webhooks_search_events';
 import { embeddingQueue } from './20261123_006_embedding_queue';
 import { projectRelationships } from './20261123_007_project_relationships';
+import { agentClientKeys } from './20261123_008_agent_client_keys';
 
 /** Listed explicitly (not globbed) so tsx, jest and a bundled build all see the same set, in order. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -16,5 +17,6 @@ export const MIGRATIONS: readonly Migration[] = [
   webhooksAndSearchEvents,
   embeddingQueue,
   projectRelationships,
+  agentClientKeys,
 ];
 export type { Migration };

@@ -4,6 +4,7 @@ import type { AppContext, AuthContext } from '../context';
 import type { CreateAgentBody, PatchAgentBody } from '../routes/agents/agents.schemas';
 
 const NAME_TAKEN = 'agents_account_name_key';
+const CLIENT_KEY_TAKEN = 'agents_account_client_key_key';
 
 export function presentAgent(row: AgentRow, counts: AgentCounts | undefined) {
   return {
@@ -36,10 +37,13 @@ export async function createAgent(ctx: AppContext, auth: AuthContext, body: Crea
       name: body.name,
       description: body.description ?? null,
       metadata: body.metadata,
+      // A caller-chosen key besides the name resolves to this agent too (client-compat §1.8).
+      clientKey: body.client_key !== undefined && body.client_key !== body.name ? body.client_key : null,
     });
     return presentAgent(row, undefined);
   } catch (err) {
     if (isUniqueViolation(err, NAME_TAKEN)) throw nameTaken(body.name);
+    if (isUniqueViolation(err, CLIENT_KEY_TAKEN)) throw ApiError.conflict(`An agent with id "${body.client_key}" already exists`);
     throw err;
   }
 }

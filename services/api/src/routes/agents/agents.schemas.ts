@@ -4,6 +4,8 @@ import { metadata, nonBlank, pagination } from '../../validation/common.schemas'
 
 export interface CreateAgentBody {
   name: string;
+  /** The caller-chosen `id` some clients send, kept as a key the agent is found by. */
+  client_key?: string;
   description?: string;
   metadata: Record<string, unknown>;
 }
@@ -14,9 +16,9 @@ export const createAgentBody = Joi.object<CreateAgentBody & { id?: string }>({
   id: nonBlank(255),
   description: Joi.string().allow('').max(1_000),
   metadata: metadata.default({}),
-}).custom(({ id, ...body }: CreateAgentBody & { id?: string }) => ({ ...body, name: body.name ?? id! }));
+}).custom(({ id, ...body }: CreateAgentBody & { id?: string }) => ({ ...body, name: body.name ?? id!, ...(id !== undefined ? { client_key: id } : {}) }));
 
-export type PatchAgentBody = Partial<CreateAgentBody>;
+export type PatchAgentBody = Partial<Omit<CreateAgentBody, 'client_key'>>;
 
 export const patchAgentBody = Joi.object<PatchAgentBody>({
   name: nonBlank(255),

@@ -57,6 +57,21 @@ describe('method and path variants of existing clients', () => {
       expectError(await req().get(`/v1/agents/${created.id}`).set(auth()), 404, 'not_found');
     });
 
+    it('finds an agent created with a caller-chosen id and another name by either, in paths and bodies (§1.8)', async () => {
+      const created = await req().post('/v1/agents').set(auth()).send({ id: 'node-agent', name: 'Node Agent' });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ name: 'Node Agent' });
+      expect(created.body.id).not.toBe('node-agent');
+      const m = await req().post('/v1/memories').set(auth()).send({ content: 'stored under the client id', agent_id: 'node-agent' });
+      expect(m.body.agent_id).toBe(created.body.id);
+      expect((await req().get('/v1/agents/node-agent').set(auth())).body.id).toBe(created.body.id);
+      expect((await req().get('/v1/agents/node-agent/stats').set(auth())).body).toMatchObject({ agent_id: created.body.id, total_memories: 1 });
+      const list = await req().get('/v1/memories?agent_id=node-agent').set(auth());
+      expect(list.body.data.map((d: { id: string }) => d.id)).toEqual([m.body.id]);
+      expectError(await req().post('/v1/agents').set(auth()).send({ id: 'node-agent', name: 'Another' }), 409, 'conflict');
+      expectError(await req().get('/v1/agents/node-agent').set(auth(other.key)), 404, 'not_found');
+    });
+
     it("is 404 for an unknown name and another account's agent name; scopes as the spec's routes", async () => {
       await req().post('/v1/agents').set(auth(other.key)).send({ name: 'their-agent' });
       expectError(await req().get('/v1/agents/their-agent').set(auth()), 404, 'not_found');
