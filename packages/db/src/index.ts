@@ -19,3 +19,6 @@ export * from './repositories/patterns.repository';
 export * from './repositories/webhooks.repository';
 export * from './repositories/embedding-queue.repository';
 export * from './repositories/embedding-batches.repository';
+export * from './repositories/project-relationships.repository';
+export * from './repositories/usage.repository';
+export * from './repositories/entity-graph.repository';

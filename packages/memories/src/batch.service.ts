@@ -86,12 +86,14 @@ export async function createBatch(deps: Pick<MemoryDeps, 'db' | 'embedder' | 'di
     succeeded: count('success'),
     failed: count('failed'),
     skipped: count('skipped'),
-    results,
+    // `success` per item and `avg_per_item_ms` are for existing clients (client-compat §4 B1).
+    results: results.map((r) => ({ ...r, success: r.status === 'success' })),
     timing: {
       total_ms: ms(totalMs),
       embedding_ms: ms(embeddingMs),
       database_ms: ms(databaseMs),
       per_memory_avg_ms: ms(totalMs / results.length),
+      avg_per_item_ms: ms(totalMs / results.length),
     },
   };
 }

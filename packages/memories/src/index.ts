@@ -19,3 +19,4 @@ export * from './async-memories.service';
 export * from './rank-fusion';
 export * from './query-entities';
 export * from './search.service';
+export * from './importance';

@@ -1,5 +1,5 @@
 import type { Cursor, MetadataCondition } from '@ams/db';
-import type { MemoryType, SearchMode, Tier, Visibility } from './vocabulary';
+import type { MemoryType, SearchMode, SearchScope, Tier, Visibility } from './vocabulary';
 
 /**
  * What the memory domain takes, already validated (and defaulted) by the caller: the route schemas
@@ -69,4 +69,8 @@ export interface SearchInput {
   compress: boolean;
   max_context_tokens?: number;
   debug: boolean;
+  /** Client-compat §1.2 narrowing: a project slug, a session (any string; a non-UUID matches nothing), a scope. */
+  project?: string;
+  session_id?: string;
+  scope?: SearchScope;
 }

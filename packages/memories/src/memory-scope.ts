@@ -8,7 +8,7 @@ export function requireVisibleMemory(auth: Caller, row: MemoryRow | undefined): 
   return row;
 }
 
-/** A memory's session and project must be live resources of the account (else 404). */
+/** A memory's session and project_id must be live resources of the account (else 404); a project slug is created when new. */
 export async function resolveMemoryScope(
   db: Db,
   accountId: string,
@@ -25,9 +25,8 @@ export async function resolveMemoryScope(
     if (!(await projectsRepository.findLive(db, accountId, input.project_id))) throw ApiError.notFound('Project');
     projectId = input.project_id;
   } else if (input.project) {
-    const project = await projectsRepository.findLiveBySlug(db, accountId, input.project);
-    if (!project) throw ApiError.notFound('Project');
-    projectId = project.id;
+    // An unregistered slug creates the project (client-compat G4).
+    projectId = (await projectsRepository.ensureBySlug(db, accountId, input.project)).id;
   }
   return { sessionId, projectId };
 }

@@ -37,3 +37,21 @@ export function presentMemorySummary(row: MemoryRow, entities: EntityRef[]) {
 
 // real columns come back as float4: 0.7 reads as 0.699999988.
 const round = (n: number) => Math.round(Number(n) * 1e6) / 1e6;
+
+/**
+ * Flat copies of a search result's memory beside `memory` and `score`, for clients that read them
+ * there (client-compat §4 S1). The spec's members are unchanged.
+ */
+export function flatSearchCopies(memory: ReturnType<typeof presentMemorySummary>, score: number) {
+  const category = memory.metadata?.category;
+  return {
+    id: memory.id,
+    content: memory.content,
+    agent_id: memory.agent_id,
+    metadata: memory.metadata,
+    created_at: memory.created_at,
+    updated_at: memory.updated_at,
+    similarity: score,
+    ...(typeof category === 'string' ? { category } : {}),
+  };
+}

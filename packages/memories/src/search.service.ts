@@ -5,7 +5,8 @@ import { compressToQuery, splitSentences } from '@ams/text';
 import { resolveAgentForRead } from './agent-ref';
 import type { Caller, MemoryDeps } from './deps';
 import type { SearchInput } from './inputs';
-import { presentMemorySummary } from './memory.presenter';
+import { flatSearchCopies, presentMemorySummary } from './memory.presenter';
+import { narrowSearch } from './search-narrowing';
 import { entityNamesInQuery } from './query-entities';
 import { reciprocalRankFusion } from './rank-fusion';
 
@@ -69,7 +70,10 @@ export async function searchMemories(deps: SearchDeps, caller: Caller, body: Sea
   const started = performance.now();
   const db: Db = deps.db;
   const agent = await resolveAgentForRead(db, caller, body.agent_id);
+  const narrowing = await narrowSearch(db, caller.accountId, body);
+  const matchesNothing = agent === 'none' || narrowing === 'none';
   const filters: SearchFilters = {
+    ...(narrowing === 'none' ? {} : narrowing),
     accountId: caller.accountId,
     agentId: agent === 'none' ? null : agent,
     tier: body.tier,
@@ -80,7 +84,7 @@ export async function searchMemories(deps: SearchDeps, caller: Caller, body: Sea
     embeddingModel: deps.embedder.model,
   };
   const { scored, evaluated, queryVector } =
-    agent === 'none' ? { scored: [], evaluated: 0, queryVector: undefined } : await rank(deps, filters, body);
+    matchesNothing ? { scored: [], evaluated: 0, queryVector: undefined } : await rank(deps, filters, body);
   const kept = scored.filter((s) => s.score >= body.min_score).slice(0, body.limit);
   const rows = await memoriesRepository.findLiveByIds(db, caller.accountId, kept.map((s) => s.id));
   const entities = await entitiesRepository.entitiesForMemories(db, caller.accountId, kept.map((s) => s.id));
@@ -93,7 +97,8 @@ export async function searchMemories(deps: SearchDeps, caller: Caller, body: Sea
     const row = byId.get(s.id);
     if (!row) return [];
     const memory = presentMemorySummary(compressed ? { ...row, content: compressed.get(row.id)! } : row, entities.get(row.id) ?? []);
-    return [{ memory, score: round(s.score), ...(body.debug ? { score_breakdown: { mode: body.search_mode, ...s.breakdown } } : {}) }];
+    const score = round(s.score);
+    return [{ memory, score, ...flatSearchCopies(memory, score), ...(body.debug ? { score_breakdown: { mode: body.search_mode, ...s.breakdown } } : {}) }];
   });
 
   const responseMs = performance.now() - started;

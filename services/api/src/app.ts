@@ -9,14 +9,21 @@ import { requestLogger } from './middleware/request-logger';
 import { agentsRouter } from './routes/agents/agents.router';
 import { apiKeysRouter } from './routes/api-keys/api-keys.router';
 import { authRouter } from './routes/auth/auth.router';
+import { compatRouter } from './routes/compat/compat.router';
 import { contextRouter } from './routes/context/context.router';
 import { decisionsRouter } from './routes/decisions/decisions.router';
+import { embedRouter } from './routes/embed/embed.router';
+import { entityGraphRouter } from './routes/entity-graph/entity-graph.router';
 import { entitiesRouter } from './routes/entities/entities.router';
 import { healthRouter } from './routes/health/health.router';
 import { memoriesRouter } from './routes/memories/memories.router';
 import { memoriesV2Router } from './routes/memories/memories-v2.router';
+import { memoryImportanceRouter } from './routes/memory-importance/memory-importance.router';
+import { patternSuggestionsRouter } from './routes/pattern-suggestions/pattern-suggestions.router';
 import { patternsRouter } from './routes/patterns/patterns.router';
+import { projectRelationshipsRouter } from './routes/project-relationships/project-relationships.router';
 import { projectsRouter } from './routes/projects/projects.router';
+import { quotaRouter } from './routes/quota/quota.router';
 import { sessionsRouter } from './routes/sessions/sessions.router';
 import { webhooksRouter } from './routes/webhooks/webhooks.router';
 
@@ -43,7 +50,15 @@ export function createApp(ctx: AppContext): Express {
   app.use(requireAuth);
   app.use('/v1/memories/batch', jsonBody(BATCH_BODY_LIMIT));
   app.use(jsonBody(BODY_LIMIT));
-  // Each router names the scope of each of its routes.
+  // Each router names the scope of each of its routes. The client-compat routers come first: their
+  // literal segments (/v1/projects/shared-patterns, /v1/patterns/suggest, ...) win over `{id}`.
+  app.use(projectRelationshipsRouter(ctx));
+  app.use(patternSuggestionsRouter(ctx));
+  app.use(compatRouter(ctx));
+  app.use(memoryImportanceRouter(ctx));
+  app.use(entityGraphRouter(ctx));
+  app.use(quotaRouter(ctx));
+  app.use(embedRouter(ctx));
   app.use(apiKeysRouter(ctx));
   app.use(agentsRouter(ctx));
   app.use(memoriesRouter(ctx));

@@ -3,6 +3,7 @@ import { createDatabase, migrateLatest } from '@ams/db';
 import { createEmbedder } from '@ams/embeddings';
 import { createApp } from './app';
 import type { AppContext } from './context';
+import { createHttpServer } from './http-server';
 import { connectRedis } from './lib/redis';
 import { createWebhookDispatch } from './lib/webhook-dispatch';
 import { createIngestion } from './lib/ingestion';
@@ -43,7 +44,7 @@ runService(SHUTDOWN_GRACE_MS, async () => {
   const ingestion = createIngestion(config, { db, logger, embedder, redis, webhookDispatch: webhooks.dispatch });
   const ctx: AppContext = { config, logger, db, redis, embedder, webhookDispatch: webhooks.dispatch, ingestion };
   const app = createApp(ctx);
-  const server = app.listen(config.port, config.host);
+  const server = createHttpServer(app).listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

@@ -5,6 +5,8 @@ import { memoriesAndEntities } from './20261122_003_memories_entities';
 import { decisionsAndPatterns } from './20261122_004_decisions_patterns';
 import { webhooksAndSearchEvents } from './20261122_005_webhooks_search_events';
 import { embeddingQueue } from './20261123_006_embedding_queue';
+import { projectRelationships } from './20261123_007_project_relationships';
+import { agentClientKeys } from './20261123_008_agent_client_keys';
 
 /** Listed explicitly (not globbed) so tsx, jest and a bundled build all see the same set, in order. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -14,5 +16,7 @@ export const MIGRATIONS: readonly Migration[] = [
   decisionsAndPatterns,
   webhooksAndSearchEvents,
   embeddingQueue,
+  projectRelationships,
+  agentClientKeys,
 ];
 export type { Migration };

@@ -12,6 +12,7 @@ export interface AgentRow {
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
+  client_key: string | null;
 }
 
 export interface AgentCounts {
@@ -25,12 +26,20 @@ export const agentsRepository = {
     return db('agents').where({ account_id: accountId, id }).whereNull('deleted_at').first();
   },
 
+  /** The live agent of that name, else the one created with that client key (a name wins). */
   async findLiveByName(db: Knex, accountId: string, name: string): Promise<AgentRow | undefined> {
-    return db('agents').where({ account_id: accountId, name }).whereNull('deleted_at').first();
+    return db('agents')
+      .where({ account_id: accountId })
+      .whereNull('deleted_at')
+      .where((w) => w.where('name', name).orWhere('client_key', name))
+      .orderByRaw('(name = ?) DESC', [name])
+      .first();
   },
 
-  /** The account's live agent of that name, created if missing; safe when callers race. */
+  /** The account's live agent of that name (or client key), created if missing; safe when callers race. */
   async ensureByName(db: Knex, accountId: string, name: string): Promise<AgentRow> {
+    const existing = await agentsRepository.findLiveByName(db, accountId, name);
+    if (existing) return existing;
     await db.raw(
       `INSERT INTO agents (account_id, name) VALUES (?, ?)
        ON CONFLICT (account_id, name) WHERE deleted_at IS NULL DO NOTHING`,
@@ -41,13 +50,13 @@ export const agentsRepository = {
     return row;
   },
 
-  /** Throws the unique violation (agents_account_name_key) on a taken name; the service maps it. */
+  /** Throws the unique violation (agents_account_name_key, agents_account_client_key_key) on a taken name or key. */
   async insert(
     db: Knex,
-    a: { accountId: string; name: string; description: string | null; metadata: Record<string, unknown> },
+    a: { accountId: string; name: string; description: string | null; metadata: Record<string, unknown>; clientKey?: string | null },
   ): Promise<AgentRow> {
     const [row] = await db('agents')
-      .insert({ account_id: a.accountId, name: a.name, description: a.description, metadata: a.metadata })
+      .insert({ account_id: a.accountId, name: a.name, description: a.description, metadata: a.metadata, client_key: a.clientKey ?? null })
       .returning('*');
     return row as AgentRow;
   },

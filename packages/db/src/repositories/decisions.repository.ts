@@ -82,11 +82,13 @@ export const decisionsRepository = {
     return forUpdate ? q.forUpdate() : q;
   },
 
-  async list(db: Knex, accountId: string, f: { projectSlug?: string; status?: string; tag?: string }, page: PageParams): Promise<Page<DecisionRow>> {
+  /** `tags`: any of them (the comma-separated form some clients send). */
+  async list(db: Knex, accountId: string, f: { projectSlug?: string; status?: string; tag?: string; tags?: string[] }, page: PageParams): Promise<Page<DecisionRow>> {
     const q = db('decisions').where('decisions.account_id', accountId).whereNull('decisions.deleted_at');
     if (f.projectSlug) q.where('decisions.project_slug', f.projectSlug);
     if (f.status) q.where('decisions.status', f.status);
     if (f.tag) q.whereRaw('decisions.tags @> ARRAY[?]::text[]', [f.tag]);
+    if (f.tags?.length) q.whereRaw('decisions.tags && ?::text[]', [f.tags]);
     const result = await paginate<DecisionRow & { embedding?: unknown }>(q, 'decisions', page);
     return { ...result, rows: result.rows.map(({ embedding: _e, ...r }) => r as DecisionRow) };
   },
@@ -113,9 +115,10 @@ export const decisionsRepository = {
    * The k live decisions nearest to the vector (title + rationale embeddings of the current model),
    * best first, with score = cosine similarity. Index: decisions_embedding_hnsw_idx.
    */
-  async similar(db: Knex, accountId: string, vector: string, model: string, k: number, projectSlug?: string) {
+  async similar(db: Knex, accountId: string, vector: string, model: string, k: number, projectSlug?: string, excludeSuperseded = false) {
     const filtered = (q: Knex) => {
       const b = q('decisions').where({ 'decisions.account_id': accountId, 'decisions.embedding_model': model }).whereNull('decisions.deleted_at');
+      if (excludeSuperseded) b.whereNot('decisions.status', 'superseded');
       return projectSlug ? b.where('decisions.project_slug', projectSlug) : b;
     };
     const hits = await nearestNeighbours(db, 'decisions', filtered, vector, k);
@@ -128,6 +131,8 @@ export const decisionsRepository = {
       .where({ account_id: accountId, project_slug: projectSlug, status: 'active' })
       .whereNull('deleted_at')
       .orderBy('created_at', 'desc')
-      .select('id', 'title', 'status') as Promise<Array<{ id: string; title: string; status: string }>>;
+      .select('id', 'title', 'status', 'rationale', 'created_at') as Promise<
+      Array<{ id: string; title: string; status: string; rationale: string; created_at: Date }>
+    >;
   },
 };

@@ -89,6 +89,10 @@ export interface SearchFilters {
   includeArchived: boolean;
   metadataFilter?: MetadataCondition[];
   embeddingModel: string;
+  projectId?: string;
+  sessionId?: string;
+  /** Only memories tied to no session (or marked metadata.scope = long-term). */
+  longTermOnly?: boolean;
 }
 
 /** One compiled metadata_filter condition (validated at the edge). */
@@ -147,6 +151,9 @@ function searchable(db: Knex, f: SearchFilters): Knex.QueryBuilder {
   if (!f.includeConfidential) q.where('memories.visibility', 'private');
   if (!f.includeArchived) q.where('memories.archived', false);
   for (const c of f.metadataFilter ?? []) applyMetadataCondition(q, c);
+  if (f.projectId) q.where('memories.project_id', f.projectId);
+  if (f.sessionId) q.where('memories.session_id', f.sessionId);
+  if (f.longTermOnly) q.where((w) => w.whereNull('memories.session_id').orWhereRaw(`memories.metadata @> '{"scope":"long-term"}'::jsonb`));
   return q;
 }
 

@@ -102,9 +102,18 @@ export const patternsRepository = {
    * The k live patterns nearest to the vector (title + description embeddings of the current
    * model), best first, with score = cosine similarity. Index: patterns_embedding_hnsw_idx.
    */
-  async similar(db: Knex, accountId: string, vector: string, model: string, k: number, category?: string) {
+  async similar(db: Knex, accountId: string, vector: string, model: string, k: number, category?: string, forProjectId?: string | null) {
     const filtered = (q: Knex) => {
       const b = q('patterns').where({ 'patterns.account_id': accountId, 'patterns.embedding_model': model }).whereNull('patterns.deleted_at');
+      // For a project: global patterns plus those it adopted (null: an unknown project, global only).
+      if (forProjectId !== undefined) {
+        b.where((w) => {
+          w.where('patterns.scope', 'global');
+          if (forProjectId) {
+            w.orWhereIn('patterns.id', q('pattern_adoptions').where({ account_id: accountId, project_id: forProjectId }).select('pattern_id'));
+          }
+        });
+      }
       return category ? b.where('patterns.category', category) : b;
     };
     const hits = await nearestNeighbours(db, 'patterns', filtered, vector, k);
@@ -173,6 +182,37 @@ export const patternsRepository = {
     );
   },
 
+  /** Live global patterns the project has not adopted, most adopted first (pattern suggestions). */
+  async notAdoptedBy(db: Knex, accountId: string, projectId: string, limit: number): Promise<{ rows: PatternRow[]; total: number }> {
+    const base = () =>
+      patterns(db, accountId)
+        .where('p.scope', 'global')
+        .whereNotIn('p.id', db('pattern_adoptions').where({ account_id: accountId, project_id: projectId }).select('pattern_id'));
+    const [{ n }] = await base().count({ n: '*' });
+    const rows: PatternRow[] = await base()
+      .orderBy([{ column: 'p.adoption_count', order: 'desc' }, { column: 'p.created_at', order: 'desc' }, { column: 'p.id', order: 'desc' }])
+      .limit(limit)
+      .select(COLUMNS);
+    return { rows, total: Number(n) };
+  },
+
+  /** Live patterns adopted by every one of the projects, most adopted first. */
+  async adoptedByAll(db: Knex, accountId: string, projectIds: string[]): Promise<PatternRow[]> {
+    if (projectIds.length === 0) return [];
+    return patterns(db, accountId)
+      .whereIn(
+        'p.id',
+        db('pattern_adoptions')
+          .where('account_id', accountId)
+          .whereIn('project_id', projectIds)
+          .groupBy('pattern_id')
+          .havingRaw('count(DISTINCT project_id) = ?', [new Set(projectIds).size])
+          .select('pattern_id'),
+      )
+      .orderBy([{ column: 'p.adoption_count', order: 'desc' }, { column: 'p.created_at', order: 'desc' }])
+      .select(COLUMNS);
+  },
+
   async adoptedByProject(db: Knex, accountId: string, projectId: string) {
     return db('pattern_adoptions as a')
       .join('patterns as p', function joinPatterns() {
@@ -181,6 +221,8 @@ export const patternsRepository = {
       .where({ 'a.account_id': accountId, 'a.project_id': projectId })
       .whereNull('p.deleted_at')
       .orderBy('a.created_at', 'desc')
-      .select('p.id', 'p.title', 'p.category') as Promise<Array<{ id: string; title: string; category: string | null }>>;
+      .select('p.id', 'p.title', 'p.category', 'p.description') as Promise<
+      Array<{ id: string; title: string; category: string | null; description: string }>
+    >;
   },
 };

@@ -32,6 +32,18 @@ export const projectsRepository = {
     return db('projects').where({ account_id: accountId, slug }).whereNull('deleted_at').first();
   },
 
+  /** The live project of that slug, created (named after its slug) when missing: writes may name new projects (client-compat G4). */
+  async ensureBySlug(db: Knex, accountId: string, slug: string): Promise<ProjectRow> {
+    await db.raw(
+      `INSERT INTO projects (account_id, slug, name) VALUES (?, ?, ?)
+       ON CONFLICT (account_id, slug) WHERE deleted_at IS NULL DO NOTHING`,
+      [accountId, slug, slug],
+    );
+    const row = await projectsRepository.findLiveBySlug(db, accountId, slug);
+    if (!row) throw new Error(`project ${slug} vanished after upsert`);
+    return row;
+  },
+
   /** Throws the unique violation (projects_account_slug_key) on a live duplicate slug. */
   async insert(db: Knex, p: ProjectPatch & { accountId: string; slug: string; name: string }): Promise<ProjectRow> {
     const [row] = await db('projects')
@@ -88,8 +100,8 @@ export const projectsRepository = {
       .whereNull('deleted_at')
       .orderBy([{ column: 'importance', order: 'desc' }, { column: 'created_at', order: 'desc' }])
       .limit(limit)
-      .select('id', 'content', 'memory_type', 'importance', 'created_at') as Promise<
-      Array<{ id: string; content: string; memory_type: string; importance: number; created_at: Date }>
+      .select('id', 'content', 'memory_type', 'importance', 'tier', 'created_at') as Promise<
+      Array<{ id: string; content: string; memory_type: string; importance: number; tier: string; created_at: Date }>
     >;
   },
 };

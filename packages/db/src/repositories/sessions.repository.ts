@@ -94,6 +94,15 @@ export const sessionsRepository = {
     return row as SessionRow | undefined;
   },
 
+  /** Updates an ended session's summary and metadata, leaving it ended (the idempotent end of client-compat §2.3). */
+  async amendEnded(db: Knex, accountId: string, id: string, p: { summary?: string; metadata?: Record<string, unknown> }): Promise<SessionRow | undefined> {
+    const set: Record<string, unknown> = { updated_at: db.fn.now() };
+    if (p.summary !== undefined) set.summary = p.summary;
+    if (p.metadata !== undefined) set.metadata = db.raw('sessions.metadata || ?::jsonb', [JSON.stringify(p.metadata)]);
+    const [row] = await db('sessions').where({ account_id: accountId, id, status: 'ended' }).whereNull('deleted_at').update(set).returning('*');
+    return row as SessionRow | undefined;
+  },
+
   async saveSummary(db: Knex, accountId: string, id: string, summary: string): Promise<SessionRow | undefined> {
     const [row] = await db('sessions')
       .where({ account_id: accountId, id })

@@ -39,6 +39,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       code: e.status,
       request_id: req.requestId,
       ...(e.type === 'validation_error' ? { details: e.details ?? [] } : {}),
+      // Copies of message under the names existing clients read (client-compat §4 ERR).
+      detail: e.message,
+      error: e.message,
     });
   };
 }

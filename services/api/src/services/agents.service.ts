@@ -5,13 +5,16 @@ import type { AppContext, AuthContext } from '../context';
 /** Validated input (the route schema types its body with it). */
 export interface CreateAgentInput {
   name: string;
+  /** The caller-chosen `id` some clients send, kept as a key the agent is found by. */
+  client_key?: string;
   description?: string;
   metadata: Record<string, unknown>;
 }
 
-export type PatchAgentInput = Partial<CreateAgentInput>;
+export type PatchAgentInput = Partial<Omit<CreateAgentInput, 'client_key'>>;
 
 const NAME_TAKEN = 'agents_account_name_key';
+const CLIENT_KEY_TAKEN = 'agents_account_client_key_key';
 
 export function presentAgent(row: AgentRow, counts: AgentCounts | undefined) {
   return {
@@ -44,10 +47,13 @@ export async function createAgent(ctx: AppContext, auth: AuthContext, body: Crea
       name: body.name,
       description: body.description ?? null,
       metadata: body.metadata,
+      // A caller-chosen key besides the name resolves to this agent too (client-compat §1.8).
+      clientKey: body.client_key !== undefined && body.client_key !== body.name ? body.client_key : null,
     });
     return presentAgent(row, undefined);
   } catch (err) {
     if (isUniqueViolation(err, NAME_TAKEN)) throw nameTaken(body.name);
+    if (isUniqueViolation(err, CLIENT_KEY_TAKEN)) throw ApiError.conflict(`An agent with id "${body.client_key}" already exists`);
     throw err;
   }
 }
@@ -112,5 +118,8 @@ export async function agentStats(ctx: AppContext, auth: AuthContext, id: string)
       avg_results: round(searches.avgResults),
     },
     search_analytics: { top_queries: searches.topQueries, avg_response_ms: round(searches.avgResponseMs) },
+    // Aliases existing clients read (client-compat §4 A1).
+    memory_count: Number(s.total_memories),
+    data: { total_memories: Number(s.total_memories), last_updated: toIso(lastActive) },
   };
 }

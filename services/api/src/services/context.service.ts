@@ -1,5 +1,6 @@
-import { searchMemories } from '@ams/memories';
-import { truncateAtWord } from '@ams/text';
+import { performance } from 'node:perf_hooks';
+import { searchMemories, type SearchMode } from '@ams/memories';
+import { extractiveSummary, truncateAtWord } from '@ams/text';
 import type { AppContext, AuthContext } from '../context';
 
 /** Validated input (the route schema types its body with it). */
@@ -9,6 +10,12 @@ export interface BuildContextInput {
   limit: number;
   threshold: number;
   max_tokens?: number;
+  /** Client-compat §1.7, §3.4, §3.5: the members existing clients add. */
+  project?: string;
+  search_mode: SearchMode;
+  exclude_memory_ids: string[];
+  ai_enhanced: boolean;
+  ranking_version?: string;
 }
 
 const CHARS_PER_TOKEN = 4;
@@ -55,24 +62,57 @@ export function assembleContext(memories: ContextMemory[], maxChars: number | un
   return { context, used };
 }
 
+const RANKING_VERSION = 'similarity-v1';
+
 /**
  * Semantic recall above the threshold, formatted for prompt injection. Confidential and archived
- * memories never enter a context (DESIGN §4), whatever the caller asks.
+ * memories never enter a context (DESIGN §4), whatever the caller asks. Besides the spec's
+ * members, the response carries the ones existing clients read (client-compat §4 CB):
+ * `memories`, `token_count`, `ranking_version`, `ai_enhanced`, `latency_ms` and, with
+ * `ai_enhanced`, an extractive `summary` (no LLM is called).
  */
 export async function buildContext(ctx: AppContext, auth: AuthContext, body: BuildContextInput) {
+  const started = performance.now();
+  const excluded = new Set(body.exclude_memory_ids ?? []);
   const results = await searchMemories({ db: ctx.db.knex, embedder: ctx.embedder }, auth, {
     query: body.query,
     agent_id: body.agent_id,
-    search_mode: 'semantic',
-    limit: body.limit,
+    search_mode: body.search_mode ?? 'semantic',
+    // Fetch past the excluded ones so the bundle still holds `limit` memories.
+    limit: Math.min(100, body.limit + excluded.size),
     min_score: body.threshold,
     include_confidential: false,
     include_archived: false,
     compress: false,
     debug: false,
+    project: body.project,
   });
-  const memories = results.data.map((d) => d.memory);
+  const picked = results.data.filter((d) => !excluded.has(d.memory.id)).slice(0, body.limit);
+  const memories = picked.map((d) => d.memory);
   const maxChars = body.max_tokens === undefined ? undefined : body.max_tokens * CHARS_PER_TOKEN;
   const { context, used } = assembleContext(memories, maxChars);
-  return { context, memories_used: used, total_chars: context.length };
+  const included = picked.slice(0, used);
+  return {
+    context,
+    memories_used: used,
+    total_chars: context.length,
+    memories: included.map((d) => ({
+      memory_id: d.memory.id,
+      id: d.memory.id,
+      content: d.memory.content,
+      score: d.score,
+      memory_type: d.memory.memory_type,
+    })),
+    token_count: Math.ceil(context.length / CHARS_PER_TOKEN),
+    ranking_version: RANKING_VERSION,
+    ai_enhanced: body.ai_enhanced ?? false,
+    ...(body.ai_enhanced
+      ? {
+          summary: extractiveSummary(
+            included.map((d) => ({ content: d.memory.content, createdAt: new Date(d.memory.created_at * 1000), score: d.score })),
+          ),
+        }
+      : {}),
+    latency_ms: Math.round(performance.now() - started),
+  };
 }

@@ -3,6 +3,7 @@ import { DecisionRow, decisionsRepository, DecisionStatus, PageParams, sessionsR
 import { embedText } from '@ams/embeddings';
 import { resolveAgentForWrite } from '@ams/memories';
 import type { AppContext, AuthContext } from '../context';
+import { projectForWrite } from './projects.service';
 import { similarityScore } from './similarity-score';
 
 /** Validated input (the route schema types its body with it). */
@@ -65,6 +66,8 @@ async function requireSession(ctx: AppContext, accountId: string, id: string | u
 }
 
 export async function createDecision(ctx: AppContext, auth: AuthContext, body: CreateDecisionInput) {
+  // An unregistered project slug creates the project, so its context shows the decision (client-compat G4).
+  if (body.project_slug) await projectForWrite(ctx, auth.accountId, body.project_slug);
   const row = await decisionsRepository.insert(ctx.db.knex, {
     accountId: auth.accountId,
     agentId: await resolveAgentForWrite(ctx.db.knex, auth, body.agent_id),
@@ -82,8 +85,12 @@ export async function createDecision(ctx: AppContext, auth: AuthContext, body: C
   return presentDecision(row);
 }
 
-export async function listDecisions(ctx: AppContext, auth: AuthContext, q: { project_slug?: string; status?: string; tag?: string } & PageParams) {
-  const page = await decisionsRepository.list(ctx.db.knex, auth.accountId, { projectSlug: q.project_slug, status: q.status, tag: q.tag }, q);
+export async function listDecisions(
+  ctx: AppContext,
+  auth: AuthContext,
+  q: { project_slug?: string; status?: string; tag?: string; tags?: string[] } & PageParams,
+) {
+  const page = await decisionsRepository.list(ctx.db.knex, auth.accountId, { projectSlug: q.project_slug, status: q.status, tag: q.tag, tags: q.tags }, q);
   return { ...page, data: page.rows.map(presentDecision) };
 }
 
@@ -123,9 +130,18 @@ export async function deleteDecision(ctx: AppContext, auth: AuthContext, id: str
   if (!(await decisionsRepository.softDelete(ctx.db.knex, auth.accountId, id))) throw ApiError.notFound('Decision');
 }
 
-export async function checkDecisions(ctx: AppContext, auth: AuthContext, body: { query: string; project_slug?: string; limit: number }) {
-  const rows = await decisionsRepository.similar(ctx.db.knex, auth.accountId, await embedText(ctx.embedder, body.query), ctx.embedder.model, body.limit, body.project_slug);
-  const data = rows.map(({ score, ...row }) => ({ decision: presentDecision(row), score: similarityScore(score) }));
+/** `threshold` is a minimum score; `include_superseded: false` leaves superseded decisions out (the GET form's default). */
+export async function checkDecisions(
+  ctx: AppContext,
+  auth: AuthContext,
+  body: { query: string; project_slug?: string; limit: number; threshold?: number; include_superseded?: boolean },
+) {
+  const vector = await embedText(ctx.embedder, body.query);
+  const excludeSuperseded = body.include_superseded === false;
+  const rows = await decisionsRepository.similar(ctx.db.knex, auth.accountId, vector, ctx.embedder.model, body.limit, body.project_slug, excludeSuperseded);
+  const data = rows
+    .map(({ score, ...row }) => ({ decision: presentDecision(row), score: similarityScore(score) }))
+    .filter((d) => body.threshold === undefined || d.score >= body.threshold);
   return { data, query: body.query, total: data.length };
 }
 

@@ -27,6 +27,8 @@ export function presentEntity(row: EntityRow, counts: EntityCounts | undefined) 
     id: row.id,
     name: row.name,
     entity_type: row.entity_type,
+    // The same value under the name several clients read (client-compat §4 E1).
+    type: row.entity_type,
     metadata: row.metadata,
     memory_count: counts?.memory_count ?? 0,
     relationship_count: counts?.relationship_count ?? 0,

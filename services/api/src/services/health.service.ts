@@ -3,6 +3,8 @@ import { VERSION } from '@ams/core';
 import { pingDatabase } from '@ams/db';
 import { pingRedis } from '../lib/redis';
 
+const API_VERSION = 'v1';
+
 export type ComponentState = 'connected' | 'disconnected' | 'not_configured';
 
 async function databaseState(ctx: AppContext): Promise<ComponentState> {
@@ -21,6 +23,7 @@ export async function checkHealth(ctx: AppContext) {
     ctx.redis ? pingRedis(ctx.redis).then((ok): ComponentState => (ok ? 'connected' : 'disconnected')) : 'not_configured' as const,
   ]);
   const healthy = database === 'connected' && redis !== 'disconnected';
+  const up = (state: ComponentState) => (state === 'disconnected' ? 'down' : state === 'connected' ? 'up' : state);
   return {
     status: healthy ? 'healthy' : 'degraded',
     version: VERSION,
@@ -28,5 +31,12 @@ export async function checkHealth(ctx: AppContext) {
     database,
     redis,
     embedding: { provider: ctx.embedder.provider, model: ctx.embedder.model, dimensions: ctx.embedder.dimensions },
+    // Members existing clients require (client-compat §4 H1); integers where they expect integers.
+    api_version: API_VERSION,
+    environment: ctx.config.nodeEnv,
+    timestamp: Math.floor(Date.now() / 1000),
+    uptime_seconds: Math.floor(process.uptime()),
+    services: { database: up(database), redis: up(redis), embeddings: 'up' },
+    embedding_info: { dimension: ctx.embedder.dimensions, model: ctx.embedder.model, provider: ctx.embedder.provider },
   };
 }

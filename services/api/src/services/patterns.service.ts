@@ -2,6 +2,7 @@ import { ApiError, toIso } from '@ams/core';
 import { PageParams, PatternRow, patternsRepository, projectsRepository } from '@ams/db';
 import { embedText } from '@ams/embeddings';
 import type { AppContext, AuthContext } from '../context';
+import { projectForWrite } from './projects.service';
 import { similarityScore } from './similarity-score';
 
 /** Validated input (the route schema types its body with it). */
@@ -51,7 +52,7 @@ async function requirePattern(ctx: AppContext, auth: AuthContext, id: string): P
 }
 
 export async function createPattern(ctx: AppContext, auth: AuthContext, body: CreatePatternInput) {
-  const source = body.source_project ? await projectBySlug(ctx, auth.accountId, body.source_project) : undefined;
+  const source = body.source_project ? await projectForWrite(ctx, auth.accountId, body.source_project) : undefined;
   const id = await patternsRepository.insert(ctx.db.knex, auth.accountId, {
     title: body.title,
     description: body.description,
@@ -97,16 +98,39 @@ export async function deletePattern(ctx: AppContext, auth: AuthContext, id: stri
   if (!(await patternsRepository.softDelete(ctx.db.knex, auth.accountId, id))) throw ApiError.notFound('Pattern');
 }
 
-export async function searchPatterns(ctx: AppContext, auth: AuthContext, body: { query: string; limit: number; category?: string }) {
-  const rows = await patternsRepository.similar(ctx.db.knex, auth.accountId, await embedText(ctx.embedder, body.query), ctx.embedder.model, body.limit, body.category);
-  const data = rows.map(({ score, ...row }) => ({ pattern: presentPattern(row), score: similarityScore(score) }));
+/** `{pattern, score}`, plus flat copies a client's listing reads (client-compat §4 PS). */
+function searchItem(row: PatternRow, score: number) {
+  return { pattern: presentPattern(row), score, title: row.title, name: row.title, category: row.category, description: row.description };
+}
+
+/**
+ * `project` (a slug) narrows to global patterns plus those the project adopted; `threshold` is a
+ * minimum score. An empty query (the GET form allows it) lists patterns unranked, score 0.
+ */
+export async function searchPatterns(
+  ctx: AppContext,
+  auth: AuthContext,
+  body: { query: string; limit: number; category?: string; project?: string; threshold?: number },
+) {
+  const forProjectId = body.project === undefined ? undefined : ((await projectsRepository.findLiveBySlug(ctx.db.knex, auth.accountId, body.project))?.id ?? null);
+  if (body.query.trim() === '') {
+    const page = await patternsRepository.list(ctx.db.knex, auth.accountId, { category: body.category }, { limit: body.limit, offset: 0 });
+    const rows = forProjectId === undefined ? page.rows : page.rows.filter((r) => r.scope === 'global');
+    const data = rows.map((row) => searchItem(row, 0));
+    return { data, query: body.query, total: data.length };
+  }
+  const vector = await embedText(ctx.embedder, body.query);
+  const rows = await patternsRepository.similar(ctx.db.knex, auth.accountId, vector, ctx.embedder.model, body.limit, body.category, forProjectId);
+  const data = rows
+    .map(({ score, ...row }) => searchItem(row, similarityScore(score)))
+    .filter((d) => body.threshold === undefined || d.score >= body.threshold);
   return { data, query: body.query, total: data.length };
 }
 
 /** Idempotent per project: the count moves once however often it is called. */
 export async function adoptPattern(ctx: AppContext, auth: AuthContext, id: string, projectSlug: string) {
   await requirePattern(ctx, auth, id);
-  const project = await projectBySlug(ctx, auth.accountId, projectSlug);
+  const project = await projectForWrite(ctx, auth.accountId, projectSlug);
   // false: the project was deleted between the look-up and the adoption.
   if (!(await patternsRepository.adopt(ctx.db.knex, auth.accountId, id, project.id))) throw ApiError.notFound('Project');
   return presentPattern(await requirePattern(ctx, auth, id));

@@ -16,6 +16,26 @@ export type PatchProjectInput = Partial<Omit<CreateProjectInput, 'slug'>>;
 
 const SLUG_TAKEN = 'projects_account_slug_key';
 const CONTEXT_MEMORIES = 20;
+const CONTEXT_RECENT = 5;
+
+/** A markdown digest of the project context, ready for a prompt. */
+function formatProjectContext(
+  name: string,
+  hot: Array<{ content: string }>,
+  decisions: Array<{ title: string; rationale: string }>,
+  patterns: Array<{ title: string; description: string }>,
+): string {
+  const section = (title: string, lines: string[]) => (lines.length ? [`## ${title}`, ...lines.map((l) => `- ${l.replace(/\s+/g, ' ').trim()}`), ''] : []);
+  return [
+    `# Project: ${name}`,
+    '',
+    ...section('Key memories', hot.map((m) => m.content)),
+    ...section('Active decisions', decisions.map((d) => `${d.title}: ${d.rationale}`)),
+    ...section('Adopted patterns', patterns.map((p) => `${p.title}: ${p.description}`)),
+  ]
+    .join('\n')
+    .trimEnd();
+}
 
 export function presentProject(row: ProjectRow, memoryCount: number) {
   return {
@@ -71,6 +91,23 @@ export async function getProject(ctx: AppContext, auth: AuthContext, id: string)
   return present(ctx, await requireProject(ctx, auth, id));
 }
 
+/** The live project of that slug, else 404: a project named in a read path. */
+export async function requireProjectBySlug(ctx: AppContext, accountId: string, slug: string): Promise<ProjectRow> {
+  const row = await projectsRepository.findLiveBySlug(ctx.db.knex, accountId, slug);
+  if (!row) throw ApiError.notFound('Project');
+  return row;
+}
+
+/** GET /v1/projects/{slug}: the slug form of GET by id (client-compat §2.8). */
+export async function getProjectBySlug(ctx: AppContext, auth: AuthContext, slug: string) {
+  return present(ctx, await requireProjectBySlug(ctx, auth.accountId, slug));
+}
+
+/** A project slug named by a write: created when the account has no such project (client-compat G4, DESIGN §5). */
+export async function projectForWrite(ctx: AppContext, accountId: string, slug: string): Promise<ProjectRow> {
+  return projectsRepository.ensureBySlug(ctx.db.knex, accountId, slug);
+}
+
 export async function patchProject(ctx: AppContext, auth: AuthContext, id: string, body: PatchProjectInput) {
   await requireProject(ctx, auth, id);
   const row = await projectsRepository.update(ctx.db.knex, auth.accountId, id, {
@@ -103,16 +140,29 @@ export async function projectContext(ctx: AppContext, auth: AuthContext, slug: s
     decisionsRepository.activeForProject(ctx.db.knex, auth.accountId, project.slug),
     patternsRepository.adoptedByProject(ctx.db.knex, auth.accountId, project.id),
   ]);
+  const memoryItems = memories.map((m) => ({
+    id: m.id,
+    content: m.content,
+    memory_type: m.memory_type,
+    importance: Math.round(Number(m.importance) * 1e6) / 1e6,
+    created_at: toUnixSeconds(m.created_at)!,
+  }));
+  const hot = memoryItems.filter((_m, i) => memories[i]!.tier === 'hot');
   return {
     project: { id: project.id, slug: project.slug, name: project.name, stack: project.stack },
-    memories: memories.map((m) => ({
-      id: m.id,
-      content: m.content,
-      memory_type: m.memory_type,
-      importance: Math.round(Number(m.importance) * 1e6) / 1e6,
-      created_at: toUnixSeconds(m.created_at)!,
+    memories: memoryItems,
+    decisions: decisions.map((d) => ({ id: d.id, title: d.title, status: d.status })),
+    patterns: patterns.map((p) => ({ id: p.id, title: p.title, category: p.category })),
+    // Additive members some clients read (client-compat §4 PC).
+    hot_memories: hot,
+    recent_decisions: decisions.slice(0, CONTEXT_RECENT).map((d) => ({
+      id: d.id,
+      title: d.title,
+      status: d.status,
+      rationale: d.rationale,
+      created_at: toIso(d.created_at)!,
     })),
-    decisions,
-    patterns,
+    active_patterns: patterns.map((p) => ({ id: p.id, title: p.title, category: p.category, description: p.description })),
+    formatted: formatProjectContext(project.name, hot, decisions.slice(0, CONTEXT_RECENT), patterns),
   };
 }

@@ -101,6 +101,24 @@ export async function endSession(ctx: AppContext, auth: AuthContext, id: string,
   return present(ctx, row);
 }
 
+/**
+ * The PUT form some clients send after every turn (client-compat §2.3): ending an ended session
+ * answers it again, with a given summary and metadata applied, instead of the POST form's 409.
+ */
+export async function endSessionIdempotent(ctx: AppContext, auth: AuthContext, id: string, body: EndSessionInput) {
+  const current = await requireSession(ctx, auth, id);
+  if (current.status === 'active') {
+    const ended = await sessionsRepository.end(ctx.db.knex, auth.accountId, id, body);
+    if (ended) return present(ctx, ended);
+  }
+  const noChange = body.summary === undefined && body.metadata === undefined;
+  const row = noChange
+    ? await sessionsRepository.findLive(ctx.db.knex, auth.accountId, id)
+    : await sessionsRepository.amendEnded(ctx.db.knex, auth.accountId, id, body);
+  if (!row) throw ApiError.notFound('Session');
+  return present(ctx, row);
+}
+
 const parseVector = (text: string): number[] => JSON.parse(text) as number[];
 
 /**

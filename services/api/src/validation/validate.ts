@@ -2,11 +2,40 @@ import type { Schema } from 'joi';
 import { ApiError } from '@ams/core';
 
 /**
+ * JSON `null` on an optional member means "absent" (client-compat G2): dropped at the top level
+ * and inside the objects of top-level arrays (batch items). Nested objects such as `metadata`
+ * are user data and keep their nulls.
+ */
+export function dropNulls(input: unknown): unknown {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) return input;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (value === null) continue;
+    out[key] = Array.isArray(value)
+      ? value.map((item) =>
+          item !== null && typeof item === 'object' && !Array.isArray(item)
+            ? Object.fromEntries(Object.entries(item).filter(([, v]) => v !== null))
+            : item,
+        )
+      : value;
+  }
+  return out;
+}
+
+/**
  * Validates one part of a request against its joi schema (kept beside the route) and returns the
- * converted value. Every failure is reported, each with its dotted field path.
+ * converted value. Every failure is reported, each with its dotted field path. Unknown members
+ * and parameters are accepted and stripped before the service sees them (client-compat G1); a
+ * known member of the wrong type or out of range is still a 422 naming it.
  */
 export function validate<T>(schema: Schema, input: unknown): T {
-  const { value, error } = schema.validate(input ?? {}, { abortEarly: false, convert: true, errors: { wrap: { label: false } } });
+  const { value, error } = schema.validate(dropNulls(input ?? {}), {
+    abortEarly: false,
+    convert: true,
+    allowUnknown: true,
+    stripUnknown: true,
+    errors: { wrap: { label: false } },
+  });
   if (error) {
     throw ApiError.validation(
       error.details.map((d) => ({ field: d.path.join('.') || (d.context?.key ?? ''), message: d.message })),

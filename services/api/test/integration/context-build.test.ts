@@ -39,7 +39,8 @@ describe('POST /v2/context/build', () => {
 
   it('applies the threshold (default 0.5)', async () => {
     const strict = await build({ query: 'kafka consumer lag alert', agent_id: 'ctx', threshold: 0.99 });
-    expect(strict.body).toEqual({ context: '', memories_used: 0, total_chars: 0 });
+    // The spec's members, plus the additive ones of client-compat §4 CB.
+    expect(strict.body).toMatchObject({ context: '', memories_used: 0, total_chars: 0, memories: [] });
     const loose = await build({ query: 'kafka consumer lag alert', agent_id: 'ctx', threshold: 0 });
     expect(loose.body.memories_used).toBeGreaterThan(1);
     expect(loose.body.context).toContain('watered');

@@ -105,7 +105,6 @@ describe('memories v1', () => {
       [{ content: 'ok', agent_id: 'a', metadata: { blob: 'x'.repeat(10_231) } }, 'metadata'],
       [{ content: 'ok', agent_id: 'a', session_id: 'nope' }, 'session_id'],
       [{ content: 'ok', agent_id: 'x'.repeat(256) }, 'agent_id'],
-      [{ content: 'ok', agent_id: 'a', unknown_field: 1 }, 'unknown_field'],
     ])('rejects %j with 422 on %s', async (body, field) => {
       const res = await post(body);
       expect(expectError(res, 422, 'validation_error').details!.map((d) => d.field)).toContain(field);
@@ -126,11 +125,13 @@ describe('memories v1', () => {
       expect(expectError(await post({ content: 'no agent' }), 422, 'validation_error').details![0]!.field).toBe('agent_id');
     });
 
-    it('answers 404 for an unknown agent UUID, session or project', async () => {
+    it('answers 404 for an unknown agent UUID, session or project_id; an unknown project slug is created (client-compat G4)', async () => {
       expectError(await post({ content: 'x', agent_id: UNKNOWN_ID }), 404, 'not_found');
       expectError(await post({ content: 'x', agent_id: 'a', session_id: UNKNOWN_ID }), 404, 'not_found');
       expectError(await post({ content: 'x', agent_id: 'a', project_id: UNKNOWN_ID }), 404, 'not_found');
-      expectError(await post({ content: 'x', agent_id: 'a', project: 'no-such-project' }), 404, 'not_found');
+      const res = await post({ content: 'x', agent_id: 'a', project: 'no-such-project' });
+      expect(res.status).toBe(201);
+      expect(res.body.project_id).toEqual(expect.any(String));
     });
 
     it('needs write scope', async () => {

@@ -16,8 +16,8 @@ describe('POST /v1/memories/batch', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, total: 2, succeeded: 2, failed: 0, skipped: 0 });
     expect(res.body.results).toEqual([
-      { index: 0, status: 'success', memory_id: expect.stringMatching(/^[0-9a-f-]{36}$/), content_preview: 'alpha fact' },
-      { index: 1, status: 'success', memory_id: expect.stringMatching(/^[0-9a-f-]{36}$/), content_preview: 'beta fact' },
+      { index: 0, status: 'success', success: true, memory_id: expect.stringMatching(/^[0-9a-f-]{36}$/), content_preview: 'alpha fact' },
+      { index: 1, status: 'success', success: true, memory_id: expect.stringMatching(/^[0-9a-f-]{36}$/), content_preview: 'beta fact' },
     ]);
     for (const k of ['total_ms', 'embedding_ms', 'database_ms', 'per_memory_avg_ms']) expect(res.body.timing[k]).toBeGreaterThanOrEqual(0);
     expect(res.body.timing.total_ms).toBeGreaterThanOrEqual(res.body.timing.database_ms);

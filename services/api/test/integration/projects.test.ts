@@ -81,7 +81,6 @@ describe('projects', () => {
       ['a stack of 10,241 bytes', { name: 'x', slug: 'ok-1', stack: objectOf(10_241) }, 'stack'],
       ['a stack that is an array', { name: 'x', slug: 'ok-1', stack: ['ts'] }, 'stack'],
       ['metadata of 10,241 bytes', { name: 'x', slug: 'ok-1', metadata: objectOf(10_241) }, 'metadata'],
-      ['an unknown field', { name: 'x', slug: 'ok-1', owner: 'me' }, 'owner'],
     ])('rejects %s with 422 naming the field', async (_label, body, field) => {
       expect(invalid(await create(body))).toContain(field);
     });
@@ -160,11 +159,13 @@ describe('projects', () => {
       expectError(await req().get(`/v1/projects?${q}`).set(auth()), 422, 'validation_error');
     });
 
-    it("answers 404 for an unknown id, a non-UUID, a slug in the id's place, and another account's project", async () => {
+    it("answers 404 for an unknown id, an unknown slug, a segment out of slug form and another account's project", async () => {
       const p = await create({ name: 'x', slug: freshSlug('by-slug') });
       expectError(await req().get(`/v1/projects/${MISSING}`).set(auth()), 404, 'not_found');
-      expectError(await req().get('/v1/projects/not-a-uuid').set(auth()), 404, 'not_found');
-      expectError(await req().get(`/v1/projects/${p.body.slug}`).set(auth()), 404, 'not_found');
+      expectError(await req().get('/v1/projects/not-a-known-slug').set(auth()), 404, 'not_found');
+      expectError(await req().get('/v1/projects/Not_A_Slug').set(auth()), 404, 'not_found');
+      // A slug in the id's place names the project (client-compat §2.8).
+      expect((await req().get(`/v1/projects/${p.body.slug}`).set(auth())).body).toEqual(p.body);
       const other = await createAccount(t.ctx);
       const theirs = await create({ name: 'T', slug: 'theirs-only' }, other.key);
       expectError(await req().get(`/v1/projects/${theirs.body.id}`).set(auth()), 404, 'not_found');
@@ -277,7 +278,14 @@ describe('projects', () => {
         { id: active.body.id, title: 'Use pgvector', status: 'active' },
       ]);
       expect(res.body.patterns).toEqual([{ id: pat.body.id, title: 'Result type', category: 'errors' }]);
-      expect(Object.keys(res.body).sort()).toEqual(['decisions', 'memories', 'patterns', 'project']);
+      // The spec's members, plus the additive ones of client-compat §4 PC.
+      expect(Object.keys(res.body).sort()).toEqual([
+        'active_patterns', 'decisions', 'formatted', 'hot_memories', 'memories', 'patterns', 'project', 'recent_decisions',
+      ]);
+      expect(res.body.hot_memories.map((m: { content: string }) => m.content)).toEqual(['critical constraint']);
+      expect(res.body.active_patterns).toEqual([{ id: pat.body.id, title: 'Result type', category: 'errors', description: expect.any(String) }]);
+      expect(res.body.recent_decisions.every((d: { rationale: unknown }) => typeof d.rationale === 'string')).toBe(true);
+      expect(res.body.formatted).toContain('critical constraint');
     });
 
     it('orders memories by importance, then newest; caps them at 20; leaves out archived, confidential, deleted and other projects’ memories', async () => {

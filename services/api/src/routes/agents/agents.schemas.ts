@@ -5,11 +5,13 @@ import type { CreateAgentInput, PatchAgentInput } from '../../services/agents.se
 
 export type CreateAgentBody = CreateAgentInput;
 
-export const createAgentBody = Joi.object<CreateAgentBody>({
-  name: nonBlank(255).required(),
+/** Some clients send a caller-chosen `id` key (client-compat §1.8): it names the agent when `name` is absent. */
+export const createAgentBody = Joi.object<CreateAgentBody & { id?: string }>({
+  name: nonBlank(255).when('id', { is: Joi.exist(), otherwise: Joi.required() }),
+  id: nonBlank(255),
   description: Joi.string().allow('').max(1_000),
   metadata: metadata.default({}),
-});
+}).custom(({ id, ...body }: CreateAgentBody & { id?: string }) => ({ ...body, name: body.name ?? id!, ...(id !== undefined ? { client_key: id } : {}) }));
 
 export type PatchAgentBody = PatchAgentInput;
 

@@ -5,9 +5,12 @@ import { buildContext } from '../../services/context.service';
 import { validate } from '../../validation/validate';
 import { buildContextBody, BuildContextBody } from './context.schemas';
 
+/** Context build, and the two spellings existing clients use for it (client-compat §3.4, §3.5). */
+export const CONTEXT_BUILD_PATHS = ['/v2/context/build', '/v2/context', '/v1/memories/context'];
+
 export function contextRouter(ctx: AppContext): Router {
   const router = Router();
-  router.post('/v2/context/build', requireScope('read'), async (req, res) => {
+  router.post(CONTEXT_BUILD_PATHS, requireScope('read'), async (req, res) => {
     res.json(await buildContext(ctx, req.auth!, validate<BuildContextBody>(buildContextBody, req.body)));
   });
   return router;

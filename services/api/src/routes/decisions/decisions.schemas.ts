@@ -43,33 +43,57 @@ export interface ListDecisionsQuery {
   project_slug?: string;
   status?: DecisionStatus;
   tag?: string;
+  tags?: string[];
   limit: number;
   offset: number;
   cursor?: Cursor;
 }
 
+/** Comma-separated tags (`auth,api`), any of which matches. */
+const tagList = Joi.string()
+  .max(2_100)
+  .custom((raw: string) => raw.split(',').map((t) => t.trim()).filter((t) => t.length > 0))
+  .custom((list: string[], helpers) => (list.length > 20 || list.some((t) => t.length > 100) ? helpers.error('tags.list') : list))
+  .messages({ 'tags.list': '{{#label}} must be at most 20 comma-separated tags of at most 100 characters' });
+
+// Client-compat §1.12: `project` is an alias of project_slug, `tags` a comma-separated any-of filter.
 export const listDecisionsQuery = Joi.object<ListDecisionsQuery>({
   ...pagination,
   project_slug: slug,
   status: Joi.string().valid(...DECISION_STATUSES),
   tag: Joi.string().max(100),
-});
+  tags: tagList,
+}).rename('project', 'project_slug', { override: false, ignoreUndefined: true });
 
 export interface CheckDecisionsBody {
   query: string;
   project_slug?: string;
   limit: number;
+  threshold?: number;
+  include_superseded?: boolean;
 }
 
-export const checkDecisionsBody = Joi.object<CheckDecisionsBody>({
+const checkFields = {
   query: nonBlank(10_000).required(),
   project_slug: slug,
   limit: Joi.number().integer().min(1).max(100).default(5),
-});
+  threshold: Joi.number().min(0).max(1),
+  include_superseded: Joi.boolean(),
+};
+
+export const checkDecisionsBody = Joi.object<CheckDecisionsBody>(checkFields).rename('project', 'project_slug', { override: false, ignoreUndefined: true });
+
+/** GET /v1/decisions/check (client-compat §2.4): the same search; superseded decisions only on request. */
+export const checkDecisionsQuery = Joi.object<CheckDecisionsBody>({
+  ...checkFields,
+  include_superseded: Joi.boolean().default(false),
+}).rename('project', 'project_slug', { override: false, ignoreUndefined: true });
 
 export type SupersedeBody = SupersedeInput;
 
-export const supersedeBody = Joi.object<SupersedeBody>({
+export const supersedeBody = Joi.object<SupersedeBody & { status?: never }>({
+  // The new decision is always active: asking for another status is refused, not ignored.
+  status: Joi.any().forbidden(),
   title: text.title.required(),
   rationale: text.rationale.required(),
   alternatives: text.alternatives,

@@ -16,6 +16,7 @@ import {
   ListMemoriesQuery,
   patchMemoryBody,
   PatchMemoryBody,
+  SEARCH_QUERY_PARAMS,
   searchBody,
   SearchBody,
 } from './memories.schemas';
@@ -33,7 +34,9 @@ export function memoriesRouter(ctx: AppContext): Router {
   });
 
   router.post('/v1/memories/search', requireScope('read'), async (req, res) => {
-    const body = validate<SearchBody>(searchBody, req.body);
+    // scope and session_id may come in the query string (client-compat §1.2); the body wins.
+    const fromQuery = Object.fromEntries(SEARCH_QUERY_PARAMS.flatMap((k) => (req.query[k] === undefined ? [] : [[k, req.query[k]]])));
+    const body = validate<SearchBody>(searchBody, { ...fromQuery, ...req.body });
     res.json(await searchMemories(memoryDeps(ctx, req), req.auth!, { ...body, metadata_filter: compileMetadataFilter(body.metadata_filter) }));
   });
 

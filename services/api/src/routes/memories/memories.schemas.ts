@@ -9,6 +9,7 @@ import {
   MEMORY_TYPES,
   PatchMemoryInput,
   SEARCH_MODES,
+  SEARCH_SCOPES,
   SearchInput,
   TIERS,
   VISIBILITIES,
@@ -28,7 +29,11 @@ export const createMemoryFields = {
   metadata: metadata.default({}),
   memory_type: Joi.string().valid(...MEMORY_TYPES),
   session_id: uuid,
-  project: Joi.string().min(1).max(100),
+  // A slug: an unregistered one creates the project (client-compat G4).
+  project: Joi.string()
+    .max(100)
+    .pattern(/^[a-z0-9-]{1,100}$/)
+    .messages({ 'string.pattern.base': '{{#label}} must be a project slug: lowercase letters, digits and hyphens' }),
   project_id: uuid,
   importance: Joi.number().min(0).max(1).default(0.5),
   tier: Joi.string().valid(...TIERS),
@@ -54,7 +59,7 @@ export const createMemoryV2Body = Joi.object<CreateMemoryV2Body>({
 export type BatchItem = BatchItemInput;
 export type BatchBody = BatchInput;
 
-export const batchBody = Joi.object<BatchBody>({
+export const batchBody = Joi.object<BatchBody & { agent_id?: string; session_id?: string }>({
   memories: Joi.array()
     .items(
       Joi.object({
@@ -69,7 +74,13 @@ export const batchBody = Joi.object<BatchBody>({
     .max(100)
     .required(),
   parallel_embeddings: Joi.boolean().default(true),
-});
+  // Client-compat §1.4: defaults for items that carry none.
+  agent_id: agentRef,
+  session_id: uuid,
+}).custom(({ agent_id, session_id, ...body }: BatchBody & { agent_id?: string; session_id?: string }) => ({
+  ...body,
+  memories: body.memories.map((m) => ({ ...m, agent_id: m.agent_id ?? agent_id, session_id: m.session_id ?? session_id })),
+}));
 
 export type PatchMemoryBody = PatchMemoryInput;
 
@@ -134,12 +145,13 @@ export function compileMetadataFilter(filter: Record<string, unknown> | undefine
 /** The search input before its metadata_filter is compiled (compileMetadataFilter). */
 export type SearchBody = Omit<SearchInput, 'metadata_filter'> & { metadata_filter?: Record<string, unknown> };
 
-export const searchBody = Joi.object<SearchBody>({
+
+export const searchBody = Joi.object<SearchBody & { threshold?: number }>({
   query: nonBlank(10_000).required(),
   agent_id: agentRef,
   search_mode: Joi.string().valid(...SEARCH_MODES).default('semantic'),
   limit: Joi.number().integer().min(1).max(100).default(10),
-  min_score: Joi.number().min(0).max(1).default(0),
+  min_score: Joi.number().min(0).max(1),
   metadata_filter: metadataFilter,
   tier: Joi.string().valid(...TIERS),
   min_importance: Joi.number().min(0).max(1),
@@ -148,4 +160,12 @@ export const searchBody = Joi.object<SearchBody>({
   compress: Joi.boolean().default(false),
   max_context_tokens: Joi.number().integer().min(1).max(100_000),
   debug: Joi.boolean().default(false),
-});
+  // Client-compat §1.2: `threshold` is min_score's alias (min_score wins when both are sent).
+  threshold: Joi.number().min(0).max(1),
+  project: Joi.string().min(1).max(100),
+  session_id: Joi.string().min(1).max(255),
+  scope: Joi.string().valid(...SEARCH_SCOPES),
+}).custom(({ threshold, ...body }: SearchBody & { threshold?: number }) => ({ ...body, min_score: body.min_score ?? threshold ?? 0 }));
+
+/** Search parameters some clients put in the query string of the POST (the body wins). */
+export const SEARCH_QUERY_PARAMS = ['scope', 'session_id'] as const;

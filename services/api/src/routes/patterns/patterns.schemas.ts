@@ -54,12 +54,24 @@ export interface SearchPatternsBody {
   query: string;
   limit: number;
   category?: string;
+  project?: string;
+  threshold?: number;
 }
 
-export const searchPatternsBody = Joi.object<SearchPatternsBody>({
+const searchFields = {
   query: nonBlank(10_000).required(),
   limit: Joi.number().integer().min(1).max(100).default(10),
   category: Joi.string().max(100),
+  project: slug,
+  threshold: Joi.number().min(0).max(1),
+};
+
+export const searchPatternsBody = Joi.object<SearchPatternsBody>(searchFields);
+
+/** GET /v1/patterns/search (client-compat §2.5): the query may be empty (an unranked listing). */
+export const searchPatternsQuery = Joi.object<SearchPatternsBody>({
+  ...searchFields,
+  query: Joi.string().allow('').max(10_000).default(''),
 });
 
 export const adoptBody = Joi.object<{ project: string }>({ project: slug.min(1).required() });

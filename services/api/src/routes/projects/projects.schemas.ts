@@ -31,7 +31,8 @@ export const createProjectBody = Joi.object<CreateProjectBody>({
 
 export type PatchProjectBody = PatchProjectInput;
 
-export const patchProjectBody = Joi.object<PatchProjectBody>(fields)
+// A slug is fixed: naming it in an update is refused, not silently ignored.
+export const patchProjectBody = Joi.object<PatchProjectBody & { slug?: never }>({ ...fields, slug: Joi.any().forbidden() })
   .min(1)
   .messages({ 'object.min': 'Request body must change at least one field' });
 

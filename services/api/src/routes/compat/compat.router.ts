@@ -1,0 +1,94 @@
+import { Router } from 'express';
+import { patchMemory } from '@ams/memories';
+import { ApiError } from '@ams/core';
+import type { AppContext } from '../../context';
+import { memoryDeps } from '../../memory-deps';
+import { requireScope } from '../../middleware/require-scope';
+import { agentIdFromPath, isUuid } from '../../services/agent-path';
+import { agentStats, deleteAgent, getAgent, patchAgent } from '../../services/agents.service';
+import { checkDecisions } from '../../services/decisions.service';
+import { linkEntity } from '../../services/entities.service';
+import { searchPatterns } from '../../services/patterns.service';
+import { getProjectBySlug } from '../../services/projects.service';
+import { endSessionIdempotent } from '../../services/sessions.service';
+import { pathId } from '../../validation/path-params';
+import { validate } from '../../validation/validate';
+import { patchAgentBody, PatchAgentBody } from '../agents/agents.schemas';
+import { checkDecisionsQuery, CheckDecisionsBody } from '../decisions/decisions.schemas';
+import { linkBody, LinkBody } from '../entities/entities.schemas';
+import { patchMemoryBody, PatchMemoryBody } from '../memories/memories.schemas';
+import { searchPatternsQuery, SearchPatternsBody } from '../patterns/patterns.schemas';
+import { SLUG } from '../projects/projects.schemas';
+import { endSessionBody, EndSessionBody } from '../sessions/sessions.schemas';
+
+/**
+ * The method and path variants existing clients send for spec operations (client-compat §2). Each
+ * reaches the same service function, with the same scope, as the spec's route. Mounted before the
+ * resource routers, so literal segments win over `{id}` (G6); a segment the spec's route serves
+ * (a UUID) is passed on to it unchanged.
+ */
+export function compatRouter(ctx: AppContext): Router {
+  const router = Router();
+
+  // §2.1: PUT as PATCH.
+  router.put('/v1/memories/:id', requireScope('write'), async (req, res) => {
+    const id = pathId(req, 'Memory');
+    res.json(await patchMemory(memoryDeps(ctx, req), req.auth!, id, validate<PatchMemoryBody>(patchMemoryBody, req.body)));
+  });
+
+  // §2.2, §2.9, §2.10: agents by name as well as id; PUT as PATCH.
+  router.get('/v1/agents/:ref', requireScope('read'), async (req, res, next) => {
+    if (isUuid(String(req.params.ref))) return next();
+    res.json(await getAgent(ctx, req.auth!, await agentIdFromPath(ctx, req.auth!, String(req.params.ref))));
+  });
+  router.get('/v1/agents/:ref/stats', requireScope('read'), async (req, res, next) => {
+    if (isUuid(String(req.params.ref))) return next();
+    res.json(await agentStats(ctx, req.auth!, await agentIdFromPath(ctx, req.auth!, String(req.params.ref))));
+  });
+  router.put('/v1/agents/:ref', requireScope('write'), async (req, res) => {
+    const id = await agentIdFromPath(ctx, req.auth!, String(req.params.ref));
+    res.json(await patchAgent(ctx, req.auth!, id, validate<PatchAgentBody>(patchAgentBody, req.body)));
+  });
+  router.patch('/v1/agents/:ref', requireScope('write'), async (req, res, next) => {
+    if (isUuid(String(req.params.ref))) return next();
+    const id = await agentIdFromPath(ctx, req.auth!, String(req.params.ref));
+    res.json(await patchAgent(ctx, req.auth!, id, validate<PatchAgentBody>(patchAgentBody, req.body)));
+  });
+  router.delete('/v1/agents/:ref', requireScope('delete'), async (req, res, next) => {
+    if (isUuid(String(req.params.ref))) return next();
+    await deleteAgent(ctx, req.auth!, await agentIdFromPath(ctx, req.auth!, String(req.params.ref)));
+    res.status(204).end();
+  });
+
+  // §2.3: PUT end is idempotent (the spec's POST keeps its 409 on an ended session).
+  router.put('/v1/sessions/:id/end', requireScope('write'), async (req, res) => {
+    const id = pathId(req, 'Session');
+    res.json(await endSessionIdempotent(ctx, req.auth!, id, validate<EndSessionBody>(endSessionBody, req.body)));
+  });
+
+  // §2.4, §2.5: GET forms of decision check and pattern search.
+  router.get('/v1/decisions/check', requireScope('read'), async (req, res) => {
+    res.json(await checkDecisions(ctx, req.auth!, validate<CheckDecisionsBody>(checkDecisionsQuery, req.query)));
+  });
+  router.get('/v1/patterns/search', requireScope('read'), async (req, res) => {
+    res.json(await searchPatterns(ctx, req.auth!, validate<SearchPatternsBody>(searchPatternsQuery, req.query)));
+  });
+
+  // §2.6, §2.7: the entity-link paths.
+  router.post('/v1/entities/links', requireScope('write'), async (req, res) => {
+    res.status(201).json(await linkEntity(ctx, req.auth!, validate<LinkBody>(linkBody, req.body)));
+  });
+  router.post('/v1/entities/:id/link', requireScope('write'), async (req, res) => {
+    const entityId = pathId(req, 'Entity');
+    res.status(201).json(await linkEntity(ctx, req.auth!, validate<LinkBody>(linkBody, { ...req.body, entity_id: entityId })));
+  });
+
+  // §2.8: a project by slug as well as by id.
+  router.get('/v1/projects/:ref', requireScope('read'), async (req, res, next) => {
+    const ref = String(req.params.ref);
+    if (isUuid(ref)) return next();
+    if (!SLUG.test(ref)) throw ApiError.notFound('Project');
+    res.json(await getProjectBySlug(ctx, req.auth!, ref));
+  });
+  return router;
+}

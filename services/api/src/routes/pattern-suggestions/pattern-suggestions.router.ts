@@ -1,0 +1,15 @@
+import { Router } from 'express';
+import type { AppContext } from '../../context';
+import { requireScope } from '../../middleware/require-scope';
+import { suggestPatterns } from '../../services/pattern-suggestions.service';
+import { validate } from '../../validation/validate';
+import { suggestPatternsQuery, SuggestPatternsQuery } from './pattern-suggestions.schemas';
+
+/** Mounted before the patterns router: the literal segment wins over /v1/patterns/{id} (client-compat G6). */
+export function patternSuggestionsRouter(ctx: AppContext): Router {
+  const router = Router();
+  router.get('/v1/patterns/suggest', requireScope('read'), async (req, res) => {
+    res.json(await suggestPatterns(ctx, req.auth!, validate<SuggestPatternsQuery>(suggestPatternsQuery, req.query)));
+  });
+  return router;
+}

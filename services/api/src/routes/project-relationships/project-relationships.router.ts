@@ -1,0 +1,64 @@
+import { Router } from 'express';
+import { ApiError } from '@ams/core';
+import type { AppContext } from '../../context';
+import { requireScope } from '../../middleware/require-scope';
+import {
+  addRelationship,
+  impactAnalysis,
+  projectDependencies,
+  projectDependents,
+  relatedProjects,
+  sharedPatterns,
+} from '../../services/project-relationships.service';
+import { validate } from '../../validation/validate';
+import { SLUG } from '../projects/projects.schemas';
+import {
+  impactAnalysisBody,
+  ImpactAnalysisBody,
+  relationshipBody,
+  RelationshipBody,
+  sharedPatternsQuery,
+} from './project-relationships.schemas';
+
+/** A slug in the path that cannot be one names nothing. */
+function pathSlug(raw: unknown): string {
+  const slug = String(raw);
+  if (!SLUG.test(slug)) throw ApiError.notFound('Project');
+  return slug;
+}
+
+/**
+ * The project graph (client-compat §3.8-3.13). Mounted before the projects router, so the literal
+ * segments (shared-patterns, impact-analysis) win over /v1/projects/{id} (G6).
+ */
+export function projectRelationshipsRouter(ctx: AppContext): Router {
+  const router = Router();
+
+  router.get('/v1/projects/shared-patterns', requireScope('read'), async (req, res) => {
+    res.json(await sharedPatterns(ctx, req.auth!, validate<{ a: string; b: string }>(sharedPatternsQuery, req.query)));
+  });
+
+  // An analysis changes nothing: read scope, like search.
+  router.post('/v1/projects/impact-analysis', requireScope('read'), async (req, res) => {
+    res.json(await impactAnalysis(ctx, req.auth!, validate<ImpactAnalysisBody>(impactAnalysisBody, req.body)));
+  });
+
+  router.post('/v1/projects/:slug/relationships', requireScope('write'), async (req, res) => {
+    const slug = pathSlug(req.params.slug);
+    const { created, relationship } = await addRelationship(ctx, req.auth!, slug, validate<RelationshipBody>(relationshipBody, req.body));
+    res.status(created ? 201 : 200).json(relationship);
+  });
+
+  router.get('/v1/projects/:slug/dependencies', requireScope('read'), async (req, res) => {
+    res.json(await projectDependencies(ctx, req.auth!, pathSlug(req.params.slug)));
+  });
+
+  router.get('/v1/projects/:slug/dependents', requireScope('read'), async (req, res) => {
+    res.json(await projectDependents(ctx, req.auth!, pathSlug(req.params.slug)));
+  });
+
+  router.get('/v1/projects/:slug/related', requireScope('read'), async (req, res) => {
+    res.json(await relatedProjects(ctx, req.auth!, pathSlug(req.params.slug)));
+  });
+  return router;
+}

@@ -1,0 +1,15 @@
+import { Router } from 'express';
+import type { AppContext } from '../../context';
+import { requireScope } from '../../middleware/require-scope';
+import { quota, RateWindow } from '../../services/quota.service';
+
+export function quotaRouter(ctx: AppContext): Router {
+  const router = Router();
+  router.get('/v1/quota', requireScope('read'), async (req, res) => {
+    // Set by express-rate-limit, which runs before every route.
+    const info = (req as unknown as { rateLimit?: RateWindow }).rateLimit;
+    const window = { limit: info?.limit ?? ctx.config.rateLimit.perMinute, used: info?.used ?? 0, resetTime: info?.resetTime };
+    res.json(await quota(ctx, req.auth!, window));
+  });
+  return router;
+}
