@@ -18,6 +18,13 @@ function fromBodyParser(err: { type?: string; limit?: number }): ApiError | unde
   }
 }
 
+/** Errors Express raises itself with a 4xx `status` (a %-escape in a route parameter that does not decode). */
+function fromHttpError(err: { status?: unknown; expose?: unknown }): ApiError | undefined {
+  if (err instanceof URIError) return ApiError.badRequest('Malformed percent-encoding in the URL');
+  if (typeof err.status === 'number' && err.status >= 400 && err.status < 500) return ApiError.badRequest('Bad request');
+  return undefined;
+}
+
 export const notFoundRoute: RequestHandler = (req, _res, next) => {
   next(new ApiError('not_found', `No route for ${req.method} ${req.path}`));
 };
@@ -25,7 +32,7 @@ export const notFoundRoute: RequestHandler = (req, _res, next) => {
 /** The one place errors become the spec's envelope. Unknown errors are logged, never exposed. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const apiError = isApiError(err) ? err : fromBodyParser(err);
+    const apiError = isApiError(err) ? err : (fromBodyParser(err) ?? fromHttpError(err));
     if (!apiError) {
       logger.error('unhandled error', {
         request_id: req.requestId,

@@ -122,6 +122,9 @@ export const listMemoriesQuery = Joi.object<ListMemoriesQuery>({
   memory_type: Joi.string().valid(...MEMORY_TYPES),
 });
 
+/** $in/$nin lists beyond this are refused (422): a filter is not a bulk lookup. */
+export const FILTER_MAX_VALUES = 1_000;
+
 const OPERATORS = ['$eq', '$ne', '$in', '$nin', '$gt', '$gte', '$lt', '$lte', '$exists'] as const;
 type Operator = (typeof OPERATORS)[number];
 
@@ -140,6 +143,8 @@ export const metadataFilter = Joi.object()
         if (!(OPERATORS as readonly string[]).includes(op)) return helpers.message({ custom: `{{#label}} uses unknown operator ${op}` });
         if ((op === '$in' || op === '$nin') && !Array.isArray(operand))
           return helpers.message({ custom: `{{#label}}.${op} must be an array` });
+        if ((op === '$in' || op === '$nin') && (operand as unknown[]).length > FILTER_MAX_VALUES)
+          return helpers.message({ custom: `{{#label}}.${op} must have at most ${FILTER_MAX_VALUES} values` });
         if (['$gt', '$gte', '$lt', '$lte'].includes(op) && typeof operand !== 'number' && typeof operand !== 'string')
           return helpers.message({ custom: `{{#label}}.${op} must be a number or a string` });
         if (op === '$exists' && typeof operand !== 'boolean')
