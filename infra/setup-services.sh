@@ -17,6 +17,16 @@ apt_install() {
   $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
+# The first main-archive URI in apt's sources (deb822 `URIs:` or one-line `deb`), security suites aside.
+debian_archive_uri() {
+  local uri
+  uri=$( { grep -hE '^\s*URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | sed -E 's/^\s*URIs:\s*//' | tr ' ' '\n';
+           grep -hE '^\s*deb\s' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null \
+             | sed -E 's/\[[^]]*\]//' | awk '{print $2}'; } \
+         | grep -E '/debian/?$' | grep -v security | head -n 1)
+  echo "${uri:-http://deb.debian.org/debian}"
+}
+
 # --- PostgreSQL -------------------------------------------------------------------------------
 apt_install postgresql
 PG_MAJOR=$(ls /etc/postgresql | sort -n | tail -n 1)
@@ -31,8 +41,11 @@ if [ ! -f "$($PG_CONFIG --sharedir)/extension/vector.control" ]; then
   apt_install "postgresql-server-dev-$PG_MAJOR" build-essential dpkg-dev
   work=$(mktemp -d)
   chmod 755 "$work"; mkdir -p "$work/lists/partial"
+  # The Debian archive this machine's own apt sources use (a mirror or snapshot), not a hard-coded one.
+  archive=$(debian_archive_uri)
+  log "pgvector source from $archive"
   cat > "$work/sources.list" <<SRC
-deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main
+deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $archive trixie main
 SRC
   apt_opts=(-o "Dir::Etc::SourceList=$work/sources.list" -o Dir::Etc::SourceParts=/dev/null
             -o "Dir::State::Lists=$work/lists")

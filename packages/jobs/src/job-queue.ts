@@ -27,6 +27,23 @@ export interface EnqueueOptions {
 /** Reconnect forever (redis v3 gives up after an hour by default), backing off to 5 s. */
 const retryStrategy = ({ attempt }: { attempt: number }) => Math.min(attempt * 200, 5_000);
 
+/**
+ * Bee-Queue doubles its wait after each failed BRPOPLPUSH without a ceiling: a long Redis outage
+ * pushes it to days (and past setTimeout's 2^31 ms), so a worker stayed idle after Redis was back.
+ */
+export const MAX_REDIS_FAILURE_RETRY_MS = 5_000;
+
+function capFailureRetryDelay(queue: object): void {
+  let delay = 0;
+  Object.defineProperty(queue, '_redisFailureRetryDelay', {
+    configurable: true,
+    get: () => delay,
+    set: (ms: number) => {
+      delay = Math.min(ms, MAX_REDIS_FAILURE_RETRY_MS);
+    },
+  });
+}
+
 const isNoScript = (err: unknown) => err instanceof Error && err.message.includes('NOSCRIPT');
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -85,6 +102,7 @@ export class JobQueue<T extends object> {
       delayedDebounce: 25,
       stallInterval: this.stallIntervalMs,
     });
+    capFailureRetryDelay(this.queue);
     this.scripts = new ScriptLoader(() => this.internals().client, name, options.logger);
     this.queue.on('error', (err: Error) => {
       if (this.closed) return;

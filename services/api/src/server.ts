@@ -3,6 +3,7 @@ import { createDatabase, migrateLatest } from '@ams/db';
 import { createEmbedder } from '@ams/embeddings';
 import { createApp } from './app';
 import type { AppContext } from './context';
+import { answerClientErrors } from './lib/client-errors';
 import { connectRedis } from './lib/redis';
 import { createWebhookDispatch } from './lib/webhook-dispatch';
 import { createIngestion } from './lib/ingestion';
@@ -44,6 +45,7 @@ runService(SHUTDOWN_GRACE_MS, async () => {
   const ctx: AppContext = { config, logger, db, redis, embedder, webhookDispatch: webhooks.dispatch, ingestion };
   const app = createApp(ctx);
   const server = app.listen(config.port, config.host);
+  answerClientErrors(server);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
