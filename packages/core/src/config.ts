@@ -53,9 +53,19 @@ export interface Config {
     concurrency: number;
     reconcileIntervalMs: number;
   };
+  secrets: {
+    /** Seals webhook secrets at rest; unset: a key file made under dataDir. */
+    webhookSecretKey: Buffer | undefined;
+    /** Keys that still open rows sealed before a rotation; start-up re-seals those rows with the current key. */
+    previousWebhookSecretKeys: Buffer[];
+  };
   bootstrapAdminKey: boolean;
   mode: Mode;
 }
+
+/** base64 of exactly 32 random bytes (`openssl rand -base64 32`). */
+const KEY_32 = /^[A-Za-z0-9+/]{43}=$/;
+const aesKey = Joi.string().pattern(KEY_32).messages({ 'string.pattern.base': '{{#label}} must be 32 bytes in base64 (openssl rand -base64 32)' });
 
 const csvOfInts = Joi.string().pattern(/^\d+(,\d+)*$/).messages({
   'string.pattern.base': '{{#label}} must be a comma-separated list of milliseconds, e.g. 5000,25000,125000',
@@ -96,6 +106,10 @@ const schema = Joi.object({
   WEBHOOK_CA_FILE: Joi.string(),
   WEBHOOK_CONCURRENCY: Joi.number().integer().min(1).max(256).default(10),
   WEBHOOK_RECONCILE_INTERVAL_MS: Joi.number().integer().min(100).default(10_000),
+  WEBHOOK_SECRET_KEY: aesKey,
+  WEBHOOK_SECRET_KEYS_PREVIOUS: Joi.string()
+    .pattern(/^[A-Za-z0-9+/]{43}=(,[A-Za-z0-9+/]{43}=)*$/)
+    .messages({ 'string.pattern.base': '{{#label}} must be a comma-separated list of 32-byte base64 keys' }),
   BOOTSTRAP_ADMIN_KEY: Joi.boolean().default(true),
 })
   .unknown(true)
@@ -163,6 +177,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       caFile: v.WEBHOOK_CA_FILE,
       concurrency: v.WEBHOOK_CONCURRENCY,
       reconcileIntervalMs: v.WEBHOOK_RECONCILE_INTERVAL_MS,
+    },
+    secrets: {
+      webhookSecretKey: v.WEBHOOK_SECRET_KEY ? Buffer.from(v.WEBHOOK_SECRET_KEY, 'base64') : undefined,
+      previousWebhookSecretKeys: v.WEBHOOK_SECRET_KEYS_PREVIOUS ? String(v.WEBHOOK_SECRET_KEYS_PREVIOUS).split(',').map((k) => Buffer.from(k, 'base64')) : [],
     },
     bootstrapAdminKey: v.BOOTSTRAP_ADMIN_KEY,
     mode,

@@ -16,3 +16,4 @@ export * from './repositories/patterns.repository';
 export * from './repositories/webhooks.repository';
 export * from './repositories/embedding-queue.repository';
 export * from './repositories/embedding-batches.repository';
+export * from './seal-webhook-secrets';

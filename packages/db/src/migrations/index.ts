@@ -5,6 +5,7 @@ import { memoriesAndEntities } from './20261122_003_memories_entities';
 import { decisionsAndPatterns } from './20261122_004_decisions_patterns';
 import { webhooksAndSearchEvents } from './20261122_005_webhooks_search_events';
 import { embeddingQueue } from './20261123_006_embedding_queue';
+import { webhookSecretSealing } from './20261123_013_webhook_secret_sealing';
 
 /** Listed explicitly (not globbed) so tsx, jest and a bundled build all see the same set, in order. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -14,5 +15,6 @@ export const MIGRATIONS: readonly Migration[] = [
   decisionsAndPatterns,
   webhooksAndSearchEvents,
   embeddingQueue,
+  webhookSecretSealing,
 ];
 export type { Migration };

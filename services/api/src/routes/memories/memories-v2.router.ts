@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type { AppContext } from '../../context';
 import { requireScope } from '../../middleware/require-scope';
 import { createMemoryAsync, memoryStatus, retryEmbedding } from '../../services/memories/async-memories.service';
+import { assertWebhookTarget } from '../../services/webhook-target';
 import { pathId } from '../../validation/path-params';
 import { validate } from '../../validation/validate';
 import { createMemoryV2Body, CreateMemoryV2Body } from './memories.schemas';
@@ -10,7 +11,9 @@ export function memoriesV2Router(ctx: AppContext): Router {
   const router = Router();
 
   router.post('/v2/memories', requireScope('write'), async (req, res) => {
-    res.status(202).json(await createMemoryAsync(ctx, req.auth!, validate<CreateMemoryV2Body>(createMemoryV2Body, req.body)));
+    const body = validate<CreateMemoryV2Body>(createMemoryV2Body, req.body);
+    if (body.webhook_url !== undefined) assertWebhookTarget(ctx, 'webhook_url', body.webhook_url);
+    res.status(202).json(await createMemoryAsync(ctx, req.auth!, body));
   });
 
   router.get('/v2/memories/:id/status', requireScope('read'), async (req, res) => {
