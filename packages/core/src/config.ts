@@ -25,6 +25,8 @@ export interface Config {
   logFormat: LogFormat;
   trustProxy: string | boolean | number;
   rateLimit: { perMinute: number; unauthenticatedPerMinute: number; registerPerMinute: number };
+  /** Load shedding (services/api/src/middleware/backpressure.ts); 0 turns a bound off. */
+  backpressure: { maxInFlight: number; maxEventLoopDelayMs: number; maxPoolWaiting: number; requestTimeoutMs: number };
   embedding: {
     provider: EmbeddingProvider;
     model: string;
@@ -86,6 +88,10 @@ const schema = Joi.object({
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(100),
   UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(60),
   REGISTER_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(10),
+  MAX_IN_FLIGHT_REQUESTS: Joi.number().integer().min(0).default(48),
+  MAX_EVENT_LOOP_DELAY_MS: Joi.number().integer().min(0).default(1000),
+  MAX_DB_POOL_WAITING: Joi.number().integer().min(0).default(32),
+  REQUEST_TIMEOUT_MS: Joi.number().integer().min(0).default(30_000),
   EMBEDDING_PROVIDER: Joi.string().valid('transformers', 'lexical').default('transformers'),
   EMBEDDING_MODEL: Joi.string().default('Xenova/all-MiniLM-L6-v2'),
   MODEL_DIR: Joi.string().default('./models'),
@@ -150,6 +156,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perMinute: v.RATE_LIMIT_PER_MINUTE,
       unauthenticatedPerMinute: v.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE,
       registerPerMinute: v.REGISTER_RATE_LIMIT_PER_MINUTE,
+    },
+    backpressure: {
+      maxInFlight: v.MAX_IN_FLIGHT_REQUESTS,
+      maxEventLoopDelayMs: v.MAX_EVENT_LOOP_DELAY_MS,
+      maxPoolWaiting: v.MAX_DB_POOL_WAITING,
+      requestTimeoutMs: v.REQUEST_TIMEOUT_MS,
     },
     embedding: {
       provider: v.EMBEDDING_PROVIDER,

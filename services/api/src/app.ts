@@ -1,6 +1,7 @@
 import express, { Express } from 'express';
 import type { AppContext } from './context';
 import { identifyCaller, requireAuth } from './middleware/authenticate';
+import { backpressure, LoadGauge, skipAbandonedReads } from './middleware/backpressure';
 import { errorHandler, notFoundRoute } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
 import { answerOptions } from './middleware/options';
@@ -34,6 +35,9 @@ export function createApp(ctx: AppContext): Express {
 
   const limits = { redis: ctx.redis, keyPrefix: ctx.config.redisKeyPrefix, logger: ctx.logger };
   app.use(requestId, requestLogger(ctx.logger));
+  // app.locals.load: what the process carries now (tests and diagnostics read it).
+  app.locals.load = new LoadGauge(ctx);
+  app.use(backpressure(ctx, app.locals.load as LoadGauge));
   app.use(identifyCaller(ctx));
   app.use(apiRateLimit(ctx.config.rateLimit.perMinute, ctx.config.rateLimit.unauthenticatedPerMinute, limits));
   app.use(answerOptions(app));
@@ -47,6 +51,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(safeUrl);
   app.use('/v1/memories/batch', jsonBody(BATCH_BODY_LIMIT));
   app.use(jsonBody(BODY_LIMIT));
+  app.use(skipAbandonedReads);
   // Each router names the scope of each of its routes.
   app.use(apiKeysRouter(ctx));
   app.use(agentsRouter(ctx));

@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { ApiError, isApiError, Logger } from '@ams/core';
 
 /** body-parser reports its failures with a stable `type`; map those, never the message text. */
@@ -40,13 +40,19 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
         stack: err instanceof Error ? err.stack : undefined,
       });
     }
-    const e = apiError ?? new ApiError('internal_error', 'Internal server error');
-    res.status(e.status).json({
-      type: e.type,
-      message: e.message,
-      code: e.status,
-      request_id: req.requestId,
-      ...(e.type === 'validation_error' ? { details: e.details ?? [] } : {}),
-    });
+    // Already answered (the request's deadline passed while the handler ran): nothing more to say.
+    if (res.headersSent) return;
+    sendError(req, res, apiError ?? new ApiError('internal_error', 'Internal server error'));
   };
+}
+
+/** The spec's envelope for `e`; also for answers sent outside the middleware chain (backpressure). */
+export function sendError(req: Request, res: Response, e: ApiError): void {
+  res.status(e.status).json({
+    type: e.type,
+    message: e.message,
+    code: e.status,
+    request_id: req.requestId,
+    ...(e.type === 'validation_error' ? { details: e.details ?? [] } : {}),
+  });
 }
