@@ -26,7 +26,7 @@ export interface Config {
   trustProxy: string | boolean | number;
   rateLimit: { perMinute: number; unauthenticatedPerMinute: number; registerPerMinute: number };
   /** Load shedding (services/api/src/middleware/backpressure.ts); 0 turns a bound off. */
-  backpressure: { maxInFlight: number; maxEventLoopDelayMs: number; maxPoolWaiting: number; requestTimeoutMs: number };
+  backpressure: { maxInFlight: number; maxEventLoopDelayMs: number; maxPoolWaitMs: number; requestTimeoutMs: number };
   embedding: {
     provider: EmbeddingProvider;
     model: string;
@@ -88,9 +88,9 @@ const schema = Joi.object({
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(100),
   UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(60),
   REGISTER_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(10),
-  MAX_IN_FLIGHT_REQUESTS: Joi.number().integer().min(0).default(48),
+  MAX_IN_FLIGHT_REQUESTS: Joi.number().integer().min(0).default(32),
   MAX_EVENT_LOOP_DELAY_MS: Joi.number().integer().min(0).default(1000),
-  MAX_DB_POOL_WAITING: Joi.number().integer().min(0).default(32),
+  MAX_DB_POOL_WAIT_MS: Joi.number().integer().min(0).default(100),
   REQUEST_TIMEOUT_MS: Joi.number().integer().min(0).default(30_000),
   EMBEDDING_PROVIDER: Joi.string().valid('transformers', 'lexical').default('transformers'),
   EMBEDDING_MODEL: Joi.string().default('Xenova/all-MiniLM-L6-v2'),
@@ -160,7 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     backpressure: {
       maxInFlight: v.MAX_IN_FLIGHT_REQUESTS,
       maxEventLoopDelayMs: v.MAX_EVENT_LOOP_DELAY_MS,
-      maxPoolWaiting: v.MAX_DB_POOL_WAITING,
+      maxPoolWaitMs: v.MAX_DB_POOL_WAIT_MS,
       requestTimeoutMs: v.REQUEST_TIMEOUT_MS,
     },
     embedding: {

@@ -1,4 +1,4 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { Request, RequestHandler } from 'express';
 import { ApiError } from '@ams/core';
 import type { AppContext } from '../context';
@@ -18,37 +18,65 @@ export function requestSignal(req: Request): AbortSignal {
   return signals.get(req) ?? new AbortController().signal;
 }
 
+interface TarnPool {
+  on(event: 'acquireRequest', fn: (id: number) => void): void;
+  on(event: 'acquireSuccess' | 'acquireFail', fn: (id: number) => void): void;
+}
+
+const POOL_INTERVAL_MS = 500;
+
 /** What this process is carrying right now; the bounds of backpressure() are checked against it. */
 export class LoadGauge {
   inFlight = 0;
   private delayMs = 0;
   private readonly histogram = monitorEventLoopDelay({ resolution: 10 });
   private readonly timer: NodeJS.Timeout;
+  private readonly acquireStarted = new Map<number, number>();
+  private intervalMinWait = Infinity;
+  private standingWaitMs = 0;
 
   constructor(private readonly ctx: AppContext) {
     this.histogram.enable();
-    // The mean over the last full second: sustained saturation, not one long tick.
+    const pool = (ctx.db.knex.client as { pool?: TarnPool }).pool;
+    pool?.on('acquireRequest', (id) => this.acquireStarted.set(id, performance.now()));
+    const done = (id: number) => {
+      const started = this.acquireStarted.get(id);
+      this.acquireStarted.delete(id);
+      if (started !== undefined) this.intervalMinWait = Math.min(this.intervalMinWait, performance.now() - started);
+    };
+    pool?.on('acquireSuccess', done);
+    pool?.on('acquireFail', done);
+    let ticks = 0;
     this.timer = setInterval(() => {
-      this.delayMs = this.histogram.count > 0 ? this.histogram.mean / 1e6 : 0;
-      this.histogram.reset();
-    }, 1000).unref();
+      // CoDel's signal: a queue is standing when even the shortest wait of the interval was long,
+      // or a query is still waiting that has waited that long.
+      let oldest = 0;
+      const now = performance.now();
+      for (const started of this.acquireStarted.values()) oldest = Math.max(oldest, now - started);
+      this.standingWaitMs = Math.max(Number.isFinite(this.intervalMinWait) ? this.intervalMinWait : 0, this.acquireStarted.size > 0 ? Math.min(oldest, this.intervalMinWait) : 0);
+      this.intervalMinWait = Infinity;
+      // The mean event-loop delay over the last full second: sustained saturation, not one long tick.
+      if (++ticks % 2 === 0) {
+        this.delayMs = this.histogram.count > 0 ? this.histogram.mean / 1e6 : 0;
+        this.histogram.reset();
+      }
+    }, POOL_INTERVAL_MS).unref();
   }
 
   eventLoopDelayMs(): number {
     return this.delayMs;
   }
 
-  /** Queries waiting for a database connection (tarn's pending acquires; PGlite has one connection too). */
-  poolWaiting(): number {
-    const pool = (this.ctx.db.knex.client as { pool?: { numPendingAcquires?: () => number } }).pool;
-    return pool?.numPendingAcquires?.() ?? 0;
+  /** How long queries have been queueing for a database connection, as a standing queue (0: none). */
+  poolWaitMs(): number {
+    return this.standingWaitMs;
   }
 
   /** Why a new request would be refused now, or null. */
   overload(): string | null {
     const b = this.ctx.config.backpressure;
     if (b.maxInFlight > 0 && this.inFlight >= b.maxInFlight) return 'too many requests in progress';
-    if (b.maxPoolWaiting > 0 && this.poolWaiting() >= b.maxPoolWaiting) return 'the database is saturated';
+    if (b.maxPoolWaitMs > 0 && this.standingWaitMs >= b.maxPoolWaitMs) return 'the database is saturated';
     if (b.maxEventLoopDelayMs > 0 && this.delayMs >= b.maxEventLoopDelayMs) return 'the server is saturated';
     return null;
   }
