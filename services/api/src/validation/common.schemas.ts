@@ -15,6 +15,16 @@ export const metadata = Joi.object()
   .messages({ 'metadata.size': '{{#label}} must be at most 10KB (10,240 bytes) when serialized as JSON' });
 
 /**
+ * A number in [0, 1] as stored in a `real` column: values too small for float4 (below ~1.2e-38,
+ * e.g. 1e-155) would make PostgreSQL fail with "out of range for type real"; they are 0.
+ */
+export const unitInterval = () =>
+  Joi.number()
+    .min(0)
+    .max(1)
+    .custom((v: number) => (v < 1.2e-38 ? 0 : v));
+
+/**
  * Text that must carry something besides white space, at most `max` characters counted as code points
  * (the spec's "characters": 50,000 emoji are 50,000 characters, not 100,000 UTF-16 units).
  */

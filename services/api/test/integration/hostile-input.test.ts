@@ -181,6 +181,18 @@ describe('hostile input never reaches the database as a 500', () => {
     });
   });
 
+  describe('numbers too small for a real column (found by the fuzz test)', () => {
+    it('a min_importance of 1e-155 filters as 0', async () => {
+      const res = await t.request().post('/v1/memories/search').set(bearer(acct.key)).send({ query: 'priority', search_mode: 'keyword', min_importance: 1e-155 });
+      expect(res.status).toBe(200);
+    });
+    it('an importance of 1e-155 is stored as 0', async () => {
+      const res = await t.request().post('/v1/memories').set(bearer(acct.key)).send({ content: 'tiny', agent_id: 'fuzz', importance: 1e-155 });
+      expect(res.status).toBe(201);
+      expect(res.body.importance).toBe(0);
+    });
+  });
+
   describe('OPTIONS', () => {
     it('answers 204 with Allow for a known path', async () => {
       const res = await t.request().options('/v1/memories/3f1c1a4e-1111-4111-8111-111111111111');

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { MEMORY_TYPES, MetadataCondition, Cursor } from '@ams/db';
-import { metadata, nonBlank, pagination, uuid } from '../../validation/common.schemas';
+import { metadata, nonBlank, pagination, unitInterval, uuid } from '../../validation/common.schemas';
 
 export const CONTENT_MAX = 50_000;
 const TIERS = ['hot', 'warm', 'cold'] as const;
@@ -33,7 +33,7 @@ export const createMemoryFields = {
   session_id: uuid,
   project: Joi.string().min(1).max(100),
   project_id: uuid,
-  importance: Joi.number().min(0).max(1).default(0.5),
+  importance: unitInterval().default(0.5),
   tier: Joi.string().valid(...TIERS),
   visibility: Joi.string().valid(...VISIBILITIES).default('private'),
   deduplicate: Joi.boolean().default(false),
@@ -99,7 +99,7 @@ export interface PatchMemoryBody {
 export const patchMemoryBody = Joi.object<PatchMemoryBody>({
   content: nonBlank(CONTENT_MAX),
   metadata,
-  importance: Joi.number().min(0).max(1),
+  importance: unitInterval(),
   tier: Joi.string().valid(...TIERS),
   memory_type: Joi.string().valid(...MEMORY_TYPES),
   visibility: Joi.string().valid(...VISIBILITIES),
@@ -188,10 +188,10 @@ export const searchBody = Joi.object<SearchBody>({
   agent_id: agentRef,
   search_mode: Joi.string().valid(...SEARCH_MODES).default('semantic'),
   limit: Joi.number().integer().min(1).max(100).default(10),
-  min_score: Joi.number().min(0).max(1).default(0),
+  min_score: unitInterval().default(0),
   metadata_filter: metadataFilter,
   tier: Joi.string().valid(...TIERS),
-  min_importance: Joi.number().min(0).max(1),
+  min_importance: unitInterval(),
   include_confidential: Joi.boolean().default(false),
   include_archived: Joi.boolean().default(false),
   compress: Joi.boolean().default(false),
