@@ -126,5 +126,5 @@ describe('fuzzing every route from its own schema', () => {
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(failures).toEqual([]);
-  });
+  }, Math.max(240_000, RUNS * 20_000)); // ~30-60 s at the default runs; FUZZ_RUNS scales it
 });

@@ -193,6 +193,13 @@ describe('hostile input never reaches the database as a 500', () => {
     });
   });
 
+  it('a create refused for an unknown session leaves no new agent behind (found by the fuzz test)', async () => {
+    const agents = () => t.ctx.db.knex('agents').where({ account_id: acct.accountId, name: 'never-created' }).count({ n: '*' }).first();
+    const res = await t.request().post('/v1/memories').set(bearer(acct.key)).send({ content: 'x', agent_id: 'never-created', session_id: '00000000-0000-4000-8000-000000000000' });
+    expectError(res, 404, 'not_found');
+    expect(Number((await agents())!.n)).toBe(0);
+  });
+
   describe('OPTIONS', () => {
     it('answers 204 with Allow for a known path', async () => {
       const res = await t.request().options('/v1/memories/3f1c1a4e-1111-4111-8111-111111111111');

@@ -40,8 +40,9 @@ async function requireAgent(ctx: AppContext, auth: AuthContext, input: string | 
 
 /** Agent, session/project, type and tier of a new memory: the same for v1 and v2 creates. */
 export async function prepareNewMemory(ctx: AppContext, auth: AuthContext, body: CreateMemoryBody) {
-  const agentId = await requireAgent(ctx, auth, body.agent_id);
+  // References first: a 404 on session or project must not leave a newly created agent behind.
   const scope = await resolveMemoryScope(ctx, auth.accountId, body);
+  const agentId = await requireAgent(ctx, auth, body.agent_id);
   return {
     accountId: auth.accountId,
     agentId,
