@@ -5,6 +5,7 @@
  */
 import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { SecretBox } from '@ams/core';
 import { webhookDeliveriesRepository, webhooksRepository } from '@ams/db';
 import { OutboxReconciler, WebhookDispatcher, webhookUserAgent } from '@ams/webhooks';
 import { arg, startBenchServer } from './support';
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
       concurrency,
       reconcileIntervalMs: 200,
       userAgent: webhookUserAgent('bench'),
+      secrets: new SecretBox(crypto.randomBytes(32)),
     });
     const reconciler = new OutboxReconciler(dispatcher, 200, server.ctx.logger);
     const started = performance.now();

@@ -18,4 +18,6 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEST_DATABASE_NAME = dbName;
   process.env.REDIS_URL = TEST_REDIS_URL;
   process.env.REDIS_KEY_PREFIX = `ams_test_${runId}`;
+  // Tests never write a key file under ./data: one key for the run, shared with child processes.
+  process.env.WEBHOOK_SECRET_KEY ??= crypto.randomBytes(32).toString('base64');
 }

@@ -25,6 +25,8 @@ export interface Config {
   logFormat: LogFormat;
   trustProxy: string | boolean | number;
   rateLimit: { perMinute: number; unauthenticatedPerMinute: number; registerPerMinute: number };
+  /** Load shedding (services/api/src/middleware/backpressure.ts); 0 turns a bound off. */
+  backpressure: { maxInFlight: number; maxEventLoopDelayMs: number; maxPoolWaitMs: number; requestTimeoutMs: number };
   embedding: {
     provider: EmbeddingProvider;
     model: string;
@@ -53,9 +55,19 @@ export interface Config {
     concurrency: number;
     reconcileIntervalMs: number;
   };
+  secrets: {
+    /** Seals webhook secrets at rest; unset: a key file made under dataDir. */
+    webhookSecretKey: Buffer | undefined;
+    /** Keys that still open rows sealed before a rotation; start-up re-seals those rows with the current key. */
+    previousWebhookSecretKeys: Buffer[];
+  };
   bootstrapAdminKey: boolean;
   mode: Mode;
 }
+
+/** base64 of exactly 32 random bytes (`openssl rand -base64 32`). */
+const KEY_32 = /^[A-Za-z0-9+/]{43}=$/;
+const aesKey = Joi.string().pattern(KEY_32).messages({ 'string.pattern.base': '{{#label}} must be 32 bytes in base64 (openssl rand -base64 32)' });
 
 const csvOfInts = Joi.string().pattern(/^\d+(,\d+)*$/).messages({
   'string.pattern.base': '{{#label}} must be a comma-separated list of milliseconds, e.g. 5000,25000,125000',
@@ -76,6 +88,10 @@ const schema = Joi.object({
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(100),
   UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(60),
   REGISTER_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(10),
+  MAX_IN_FLIGHT_REQUESTS: Joi.number().integer().min(0).default(32),
+  MAX_EVENT_LOOP_DELAY_MS: Joi.number().integer().min(0).default(1000),
+  MAX_DB_POOL_WAIT_MS: Joi.number().integer().min(0).default(100),
+  REQUEST_TIMEOUT_MS: Joi.number().integer().min(0).default(30_000),
   EMBEDDING_PROVIDER: Joi.string().valid('transformers', 'lexical').default('transformers'),
   EMBEDDING_MODEL: Joi.string().default('Xenova/all-MiniLM-L6-v2'),
   MODEL_DIR: Joi.string().default('./models'),
@@ -96,6 +112,10 @@ const schema = Joi.object({
   WEBHOOK_CA_FILE: Joi.string(),
   WEBHOOK_CONCURRENCY: Joi.number().integer().min(1).max(256).default(10),
   WEBHOOK_RECONCILE_INTERVAL_MS: Joi.number().integer().min(100).default(10_000),
+  WEBHOOK_SECRET_KEY: aesKey,
+  WEBHOOK_SECRET_KEYS_PREVIOUS: Joi.string()
+    .pattern(/^[A-Za-z0-9+/]{43}=(,[A-Za-z0-9+/]{43}=)*$/)
+    .messages({ 'string.pattern.base': '{{#label}} must be a comma-separated list of 32-byte base64 keys' }),
   BOOTSTRAP_ADMIN_KEY: Joi.boolean().default(true),
 })
   .unknown(true)
@@ -137,6 +157,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       unauthenticatedPerMinute: v.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE,
       registerPerMinute: v.REGISTER_RATE_LIMIT_PER_MINUTE,
     },
+    backpressure: {
+      maxInFlight: v.MAX_IN_FLIGHT_REQUESTS,
+      maxEventLoopDelayMs: v.MAX_EVENT_LOOP_DELAY_MS,
+      maxPoolWaitMs: v.MAX_DB_POOL_WAIT_MS,
+      requestTimeoutMs: v.REQUEST_TIMEOUT_MS,
+    },
     embedding: {
       provider: v.EMBEDDING_PROVIDER,
       model: v.EMBEDDING_MODEL,
@@ -163,6 +189,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       caFile: v.WEBHOOK_CA_FILE,
       concurrency: v.WEBHOOK_CONCURRENCY,
       reconcileIntervalMs: v.WEBHOOK_RECONCILE_INTERVAL_MS,
+    },
+    secrets: {
+      webhookSecretKey: v.WEBHOOK_SECRET_KEY ? Buffer.from(v.WEBHOOK_SECRET_KEY, 'base64') : undefined,
+      previousWebhookSecretKeys: v.WEBHOOK_SECRET_KEYS_PREVIOUS ? String(v.WEBHOOK_SECRET_KEYS_PREVIOUS).split(',').map((k) => Buffer.from(k, 'base64')) : [],
     },
     bootstrapAdminKey: v.BOOTSTRAP_ADMIN_KEY,
     mode,

@@ -6,6 +6,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
+  request_header_too_large: 431,
   validation_error: 422,
   rate_limit_exceeded: 429,
   internal_error: 500,

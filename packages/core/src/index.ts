@@ -5,3 +5,4 @@ export * from './time';
 export { VERSION } from './version';
 export * from './service-process';
 export * from './async';
+export * from './secret-box';

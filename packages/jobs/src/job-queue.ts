@@ -30,6 +30,23 @@ const retryStrategy = ({ attempt }: { attempt: number }) => Math.min(attempt * 2
 /** Redis's reply code (node_redis sets `code` from the reply's first word), not its message text. */
 const isNoScript = (err: unknown) => (err as { code?: unknown } | null)?.code === 'NOSCRIPT';
 
+/**
+ * Bee-Queue doubles its wait after each failed BRPOPLPUSH without a ceiling: a long Redis outage
+ * pushes it to days (and past setTimeout's 2^31 ms), so a worker stayed idle after Redis was back.
+ */
+export const MAX_REDIS_FAILURE_RETRY_MS = 5_000;
+
+function capFailureRetryDelay(queue: object): void {
+  let delay = 0;
+  Object.defineProperty(queue, '_redisFailureRetryDelay', {
+    configurable: true,
+    get: () => delay,
+    set: (ms: number) => {
+      delay = Math.min(ms, MAX_REDIS_FAILURE_RETRY_MS);
+    },
+  });
+}
+
 /** Bee-Queue internals this wrapper relies on (not in its type definitions). */
 interface BeeQueueInternals {
   client?: RedisV3Client;
@@ -78,6 +95,7 @@ export class JobQueue<T extends object> {
       delayedDebounce: 25,
       stallInterval: this.stallIntervalMs,
     });
+    capFailureRetryDelay(this.queue);
     this.scripts = new ScriptLoader(() => this.internals().client, name, options.logger);
     this.queue.on('error', (err: Error) => {
       if (this.closed) return;

@@ -44,7 +44,8 @@ async function requireAgent(db: Db, caller: Caller, input: string | undefined): 
 
 /** Agent, session/project, type and tier of a new memory: the same for v1 and v2 creates. */
 export async function prepareNewMemory(db: Db, caller: Caller, input: CreateMemoryInput): Promise<PreparedMemory> {
-  const agentId = await requireAgent(db, caller, input.agent_id);
+  // References first: a 404 on session or project must not leave a newly created agent behind.
   const scope = await resolveMemoryScope(db, caller.accountId, input);
+  const agentId = await requireAgent(db, caller, input.agent_id);
   return buildNewMemory({ accountId: caller.accountId, agentId }, input, scope);
 }

@@ -10,6 +10,10 @@ const RELAXED_LIMITS = {
   RATE_LIMIT_PER_MINUTE: '100000',
   UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: '100000',
   REGISTER_RATE_LIMIT_PER_MINUTE: '100000',
+  // Load shedding on pool waits and event-loop delay depends on how busy the machine is: off unless a
+  // test asks (backpressure.test.ts); the in-flight bound and the deadline stay as configured.
+  MAX_DB_POOL_WAIT_MS: '0',
+  MAX_EVENT_LOOP_DELAY_MS: '0',
 };
 
 export type TestBackend = 'postgres' | 'pglite';

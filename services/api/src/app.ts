@@ -1,11 +1,14 @@
 import express, { Express } from 'express';
 import type { AppContext } from './context';
 import { identifyCaller, requireAuth } from './middleware/authenticate';
+import { backpressure, LoadGauge, skipAbandonedReads } from './middleware/backpressure';
 import { errorHandler, notFoundRoute } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
+import { answerOptions } from './middleware/options';
 import { apiRateLimit, registerRateLimit } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import { requestLogger } from './middleware/request-logger';
+import { safeUrl } from './middleware/safe-input';
 import { agentsRouter } from './routes/agents/agents.router';
 import { apiKeysRouter } from './routes/api-keys/api-keys.router';
 import { authRouter } from './routes/auth/auth.router';
@@ -39,17 +42,23 @@ export function createApp(ctx: AppContext): Express {
 
   const limits = { redis: ctx.redis, keyPrefix: ctx.config.redisKeyPrefix, logger: ctx.logger };
   app.use(requestId, requestLogger(ctx.logger));
+  // app.locals.load: what the process carries now (tests and diagnostics read it).
+  app.locals.load = new LoadGauge(ctx);
+  app.use(backpressure(ctx, app.locals.load as LoadGauge));
   app.use(identifyCaller(ctx));
   app.use(apiRateLimit(ctx.config.rateLimit.perMinute, ctx.config.rateLimit.unauthenticatedPerMinute, limits));
+  app.use(answerOptions(app));
 
   // Public routes.
   app.use(healthRouter(ctx));
-  app.use(authRouter(ctx, [registerRateLimit(ctx.config.rateLimit.registerPerMinute, limits), ...jsonBody(BODY_LIMIT)]));
+  app.use(authRouter(ctx, [registerRateLimit(ctx.config.rateLimit.registerPerMinute, limits), safeUrl, ...jsonBody(BODY_LIMIT)]));
 
   // Everything below needs a valid key, checked before the body is even parsed.
   app.use(requireAuth);
+  app.use(safeUrl);
   app.use('/v1/memories/batch', jsonBody(BATCH_BODY_LIMIT));
   app.use(jsonBody(BODY_LIMIT));
+  app.use(skipAbandonedReads);
   // Each router names the scope of each of its routes. The client-compat routers come first: their
   // literal segments (/v1/projects/shared-patterns, /v1/patterns/suggest, ...) win over `{id}`.
   app.use(projectRelationshipsRouter(ctx));

@@ -1,5 +1,6 @@
 import { createServer, Server } from 'node:http';
 import type { Express } from 'express';
+import { answerClientErrors } from './lib/client-errors';
 
 /**
  * Request headers (the URL included) may reach 64 KiB: a client repeats a whole prompt in the
@@ -7,7 +8,9 @@ import type { Express } from 'express';
  */
 export const MAX_HEADER_BYTES = 64 * 1024;
 
-/** The API's HTTP server: server.ts listens on it; tests of long URLs use it too. */
+/** The API's HTTP server (oversized headers and unparseable requests get the envelope): server.ts listens on it; tests use it too. */
 export function createHttpServer(app: Express): Server {
-  return createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app);
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app);
+  answerClientErrors(server);
+  return server;
 }

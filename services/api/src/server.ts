@@ -1,8 +1,9 @@
-import { createLogger, loadConfig, runService } from '@ams/core';
-import { createDatabase, migrateLatest } from '@ams/db';
+import { createLogger, loadConfig, runService, secretBoxFor } from '@ams/core';
+import { createDatabase, migrateLatest, sealWebhookSecrets } from '@ams/db';
 import { createEmbedder } from '@ams/embeddings';
 import { createApp } from './app';
 import type { AppContext } from './context';
+import { announceBootstrapKey } from './lib/bootstrap-key-output';
 import { createHttpServer } from './http-server';
 import { connectRedis } from './lib/redis';
 import { createWebhookDispatch } from './lib/webhook-dispatch';
@@ -11,23 +12,6 @@ import { bootstrapAdminKey } from './services/accounts.service';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
-function printBootstrapKey(key: string, port: number, host: string): void {
-  const base = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
-  // Printed once, on the terminal only: the key is never logged.
-  process.stdout.write(
-    [
-      '',
-      '  First start: an admin API key was created. It is shown only this once; keep it safe.',
-      '',
-      `    ${key}`,
-      '',
-      '  Try it:',
-      `    curl -H "Authorization: Bearer ${key}" ${base}/v1/api-keys`,
-      '',
-    ].join('\n') + '\n',
-  );
-}
-
 /** The API process: HTTP, plus the embedding worker and webhook dispatcher in-process in embedded mode. */
 runService(SHUTDOWN_GRACE_MS, async () => {
   const config = loadConfig();
@@ -35,6 +19,8 @@ runService(SHUTDOWN_GRACE_MS, async () => {
   const db = await createDatabase(config);
   const applied = await migrateLatest(db.knex);
   if (applied.length) logger.info('migrations applied', { migrations: applied });
+  const sealed = await sealWebhookSecrets(db.knex, secretBoxFor(config));
+  if (sealed) logger.info('webhook secrets sealed with the current key', { webhooks: sealed });
   const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined;
 
   const embedder = await createEmbedder(config.embedding, logger);
@@ -53,7 +39,8 @@ runService(SHUTDOWN_GRACE_MS, async () => {
 
   if (config.bootstrapAdminKey) {
     const key = await bootstrapAdminKey(ctx);
-    if (key) printBootstrapKey(key, config.port, config.host);
+    const base = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
+    if (key) announceBootstrapKey(key, { baseUrl: base, dataDir: config.dataDir });
   }
   return {
     logger,

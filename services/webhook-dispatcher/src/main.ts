@@ -1,5 +1,5 @@
 import { createLogger, loadConfig, requireSplitMode, runService } from '@ams/core';
-import { createDatabase, migrateLatest } from '@ams/db';
+import { createDatabase, migrateLatest, sealWebhookSecrets } from '@ams/db';
 import { createWebhookQueue, dispatcherSettings, OutboxReconciler, queuedRetries, WebhookDispatcher } from '@ams/webhooks';
 
 /**
@@ -19,6 +19,8 @@ runService(DRAIN_MS + 5_000, async () => {
   const settings = dispatcherSettings(config);
   const db = await createDatabase(config);
   await migrateLatest(db.knex);
+  const sealed = await sealWebhookSecrets(db.knex, settings.secrets);
+  if (sealed) logger.info('webhook secrets sealed with the current key', { webhooks: sealed });
 
   const queue = createWebhookQueue({ redisUrl: config.queueUrl, prefix: config.redisKeyPrefix, logger, isWorker: true });
   const dispatcher = new WebhookDispatcher(db.knex, logger, settings, { scheduleRetry: queuedRetries(queue) });

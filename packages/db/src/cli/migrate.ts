@@ -1,6 +1,7 @@
-import { loadConfig } from '@ams/core';
+import { loadConfig, secretBoxFor } from '@ams/core';
 import { createDatabase } from '../knex';
 import { migrateLatest } from '../migrate';
+import { sealWebhookSecrets } from '../seal-webhook-secrets';
 
 /** `npm run migrate`: applies pending migrations to DATABASE_URL, or the embedded store under DATA_DIR. */
 async function main(): Promise<void> {
@@ -9,6 +10,8 @@ async function main(): Promise<void> {
   try {
     const applied = await migrateLatest(db.knex);
     console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Already up to date.');
+    const sealed = await sealWebhookSecrets(db.knex, secretBoxFor(config));
+    if (sealed) console.log(`Sealed ${sealed} webhook secret(s) with the current key.`);
   } finally {
     await db.close();
   }

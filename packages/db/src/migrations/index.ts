@@ -7,6 +7,7 @@ import { webhooksAndSearchEvents } from './20261122_005_webhooks_search_events';
 import { embeddingQueue } from './20261123_006_embedding_queue';
 import { projectRelationships } from './20261123_007_project_relationships';
 import { agentClientKeys } from './20261123_008_agent_client_keys';
+import { webhookSecretSealing } from './20261123_013_webhook_secret_sealing';
 
 /** Listed explicitly (not globbed) so tsx, jest and a bundled build all see the same set, in order. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -18,5 +19,6 @@ export const MIGRATIONS: readonly Migration[] = [
   embeddingQueue,
   projectRelationships,
   agentClientKeys,
+  webhookSecretSealing,
 ];
 export type { Migration };

@@ -113,14 +113,18 @@ function applyMetadataCondition(q: Knex.QueryBuilder, c: MetadataCondition): voi
     case '$ne':
       q.whereRaw('NOT (memories.metadata @> ?::jsonb)', [contains(c.value)]);
       break;
+    // One bind parameter for the whole list, however long it is.
     case '$in':
-      q.where((w) => {
-        for (const v of c.value) w.orWhereRaw('memories.metadata @> ?::jsonb', [contains(v)]);
-        if (c.value.length === 0) w.whereRaw('false');
-      });
+      q.whereRaw(`EXISTS (SELECT 1 FROM jsonb_array_elements(?::jsonb) AS v(val) WHERE memories.metadata @> jsonb_build_object(?::text, v.val))`, [
+        JSON.stringify(c.value),
+        c.key,
+      ]);
       break;
     case '$nin':
-      for (const v of c.value) q.whereRaw('NOT (memories.metadata @> ?::jsonb)', [contains(v)]);
+      q.whereRaw(
+        `NOT EXISTS (SELECT 1 FROM jsonb_array_elements(?::jsonb) AS v(val) WHERE memories.metadata @> jsonb_build_object(?::text, v.val))`,
+        [JSON.stringify(c.value), c.key],
+      );
       break;
     case '$exists':
       q.whereRaw(`${c.value ? '' : 'NOT '}jsonb_exists(memories.metadata, ?)`, [c.key]);
@@ -128,10 +132,19 @@ function applyMetadataCondition(q: Knex.QueryBuilder, c: MetadataCondition): voi
     default: {
       const op = COMPARATORS[c.op];
       // Numbers compare numerically and strings lexically; a value of the other JSON type never matches.
-      // CASE, not AND: PostgreSQL may evaluate AND's operands in any order, and casting a jsonb string
-      // to numeric fails the whole query.
-      const [type, cast] = typeof c.value === 'number' ? ['number', '(memories.metadata -> ?)::numeric'] : ['string', '(memories.metadata ->> ?)'];
-      q.whereRaw(`CASE WHEN jsonb_typeof(memories.metadata -> ?) = '${type}' THEN ${cast} ${op} ? ELSE false END`, [c.key, c.key, c.value]);
+      // CASE, not AND: PostgreSQL may evaluate an AND's operands in any order, and the cast fails on a string.
+      if (typeof c.value === 'number') {
+        q.whereRaw(
+          `CASE WHEN jsonb_typeof(memories.metadata -> ?) = 'number' THEN (memories.metadata -> ?)::numeric ${op} ?::numeric ELSE false END`,
+          [c.key, c.key, c.value],
+        );
+      } else {
+        q.whereRaw(`CASE WHEN jsonb_typeof(memories.metadata -> ?) = 'string' THEN (memories.metadata ->> ?) ${op} ? ELSE false END`, [
+          c.key,
+          c.key,
+          c.value,
+        ]);
+      }
     }
   }
 }

@@ -8,7 +8,10 @@ export interface WebhookRow {
   enabled: boolean;
   disabled_reason: string | null;
   description: string | null;
+  /** Plaintext, from before secrets were sealed: emptied by sealWebhookSecrets(). */
   secret: string | null;
+  /** SecretBox.seal(secret, account_id). */
+  secret_sealed: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -18,13 +21,15 @@ export interface WebhookFields {
   eventTypes?: string[];
   enabled?: boolean;
   description?: string | null;
+  /** Plaintext: only tests and benches that insert rows as an older version did. */
   secret?: string | null;
+  secretSealed?: string | null;
 }
 
 export const webhooksRepository = {
   async insert(db: Knex, accountId: string, w: WebhookFields & { url: string }): Promise<WebhookRow> {
     const [row] = await db('webhooks')
-      .insert({ account_id: accountId, url: w.url, event_types: w.eventTypes ?? [], description: w.description ?? null, secret: w.secret ?? null })
+      .insert({ account_id: accountId, url: w.url, event_types: w.eventTypes ?? [], description: w.description ?? null, secret: w.secret ?? null, secret_sealed: w.secretSealed ?? null })
       .returning('*');
     return row as WebhookRow;
   },
@@ -45,12 +50,31 @@ export const webhooksRepository = {
     if (w.eventTypes !== undefined) set.event_types = w.eventTypes;
     if (w.description !== undefined) set.description = w.description;
     if (w.secret !== undefined) set.secret = w.secret;
+    // A new sealed secret replaces whatever plaintext an older version left.
+    if (w.secretSealed !== undefined) Object.assign(set, { secret_sealed: w.secretSealed, secret: null });
     if (w.enabled !== undefined) {
       set.enabled = w.enabled;
       set.disabled_reason = w.enabled ? null : (w.disabledReason ?? null);
     }
     const [row] = await db('webhooks').where({ account_id: accountId, id }).update(set).returning('*');
     return row as WebhookRow | undefined;
+  },
+
+  /**
+   * Maintenance across accounts (start-up sealing): rows with a plaintext secret or one sealed by a
+   * key other than `currentKeyId`, oldest first, locked against a concurrent start-up.
+   */
+  async lockSecretsToSeal(trx: Knex.Transaction, currentKeyId: string, limit: number): Promise<WebhookRow[]> {
+    return trx('webhooks')
+      .where((w) => w.whereNotNull('secret').orWhere((s) => s.whereNotNull('secret_sealed').whereRaw(`split_part(secret_sealed, ':', 2) <> ?`, [currentKeyId])))
+      .orderBy('created_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked();
+  },
+
+  async setSealedSecret(db: Knex, accountId: string, id: string, sealed: string): Promise<void> {
+    await db('webhooks').where({ account_id: accountId, id }).update({ secret_sealed: sealed, secret: null });
   },
 
   /**

@@ -1,5 +1,5 @@
-import type { Logger } from '@ams/core';
-import { AttemptResult, DeliveryRow, webhookDeliveriesRepository, webhooksRepository, type Knex } from '@ams/db';
+import type { Logger, SecretBox } from '@ams/core';
+import { AttemptResult, DeliveryRow, revealWebhookSecret, webhookDeliveriesRepository, webhooksRepository, type Knex } from '@ams/db';
 import { deliverOnce, DeliveryOptions, DeliveryOutcome } from '../http-delivery';
 import { nextAttemptDelayMs } from '../retry-schedule';
 import { buildDeliveryHeaders } from '../signing';
@@ -7,6 +7,8 @@ import { buildDeliveryHeaders } from '../signing';
 export interface DeliverySettings extends DeliveryOptions {
   retryDelaysMs: number[];
   userAgent: string;
+  /** Opens the webhooks' sealed secrets (secretBoxFor(config)). */
+  secrets: SecretBox;
 }
 
 const ERROR_MAX_CHARS = 1_024;
@@ -39,7 +41,7 @@ export async function deliverDelivery(db: Knex, logger: Logger, settings: Delive
   const headers = buildDeliveryHeaders({
     eventId: d.event_id,
     eventType: d.event_type,
-    secret: webhook?.secret,
+    secret: webhook ? revealWebhookSecret(webhook, settings.secrets) : null,
     rawBody,
     timestampSeconds: Math.floor(Date.now() / 1000),
     userAgent: settings.userAgent,

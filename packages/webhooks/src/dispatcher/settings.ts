@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { Config, ConfigError, VERSION } from '@ams/core';
+import { Config, ConfigError, secretBoxFor, VERSION } from '@ams/core';
 import { webhookUserAgent } from '../signing';
 import type { DispatcherSettings } from './dispatcher';
 
@@ -13,6 +13,7 @@ export function dispatcherSettings(config: Config): DispatcherSettings {
     concurrency: config.webhooks.concurrency,
     reconcileIntervalMs: config.webhooks.reconcileIntervalMs,
     userAgent: webhookUserAgent(VERSION),
+    secrets: secretBoxFor(config),
   };
 }
 

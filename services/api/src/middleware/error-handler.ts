@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { ApiError, isApiError, Logger } from '@ams/core';
 
 /** body-parser reports its failures with a stable `type`; map those, never the message text. */
@@ -18,6 +18,13 @@ function fromBodyParser(err: { type?: string; limit?: number }): ApiError | unde
   }
 }
 
+/** Errors Express raises itself with a 4xx `status` (a %-escape in a route parameter that does not decode). */
+function fromHttpError(err: { status?: unknown; expose?: unknown }): ApiError | undefined {
+  if (err instanceof URIError) return ApiError.badRequest('Malformed percent-encoding in the URL');
+  if (typeof err.status === 'number' && err.status >= 400 && err.status < 500) return ApiError.badRequest('Bad request');
+  return undefined;
+}
+
 export const notFoundRoute: RequestHandler = (req, _res, next) => {
   next(new ApiError('not_found', `No route for ${req.method} ${req.path}`));
 };
@@ -25,23 +32,29 @@ export const notFoundRoute: RequestHandler = (req, _res, next) => {
 /** The one place errors become the spec's envelope. Unknown errors are logged, never exposed. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const apiError = isApiError(err) ? err : fromBodyParser(err);
+    const apiError = isApiError(err) ? err : (fromBodyParser(err) ?? fromHttpError(err));
     if (!apiError) {
       (req.log ?? logger.child({ request_id: req.requestId })).error('unhandled error', {
         error: err instanceof Error ? err.message : String(err),
         stack: err instanceof Error ? err.stack : undefined,
       });
     }
-    const e = apiError ?? new ApiError('internal_error', 'Internal server error');
-    res.status(e.status).json({
-      type: e.type,
-      message: e.message,
-      code: e.status,
-      request_id: req.requestId,
-      ...(e.type === 'validation_error' ? { details: e.details ?? [] } : {}),
-      // Copies of message under the names existing clients read (client-compat §4 ERR).
-      detail: e.message,
-      error: e.message,
-    });
+    // Already answered (the request's deadline passed while the handler ran): nothing more to say.
+    if (res.headersSent) return;
+    sendError(req, res, apiError ?? new ApiError('internal_error', 'Internal server error'));
   };
+}
+
+/** The spec's envelope for `e`; also for answers sent outside the middleware chain (backpressure). */
+export function sendError(req: Request, res: Response, e: ApiError): void {
+  res.status(e.status).json({
+    type: e.type,
+    message: e.message,
+    code: e.status,
+    request_id: req.requestId,
+    ...(e.type === 'validation_error' ? { details: e.details ?? [] } : {}),
+    // Copies of message under the names existing clients read (client-compat §4 ERR).
+    detail: e.message,
+    error: e.message,
+  });
 }

@@ -1,5 +1,7 @@
-import { ApiError, toIso } from '@ams/core';
-import { DeliveryRow, PageParams, webhookDeliveriesRepository, WebhookRow, webhooksRepository } from '@ams/db';
+import { ApiError, secretBoxFor, toIso } from '@ams/core';
+import { DeliveryRow, PageParams, sealWebhookSecret, webhookDeliveriesRepository, WebhookRow, webhooksRepository } from '@ams/db';
+import { redactUrlCredentials } from '@ams/webhooks';
+import { assertWebhookTarget } from './webhook-target';
 import type { AppContext, AuthContext } from '../context';
 
 /** Validated input (the route schema types its body with it). */
@@ -15,12 +17,12 @@ export interface WebhookInput {
 export function presentWebhook(row: WebhookRow) {
   return {
     id: row.id,
-    url: row.url,
+    url: redactUrlCredentials(row.url),
     event_types: row.event_types,
     enabled: row.enabled,
     disabled_reason: row.disabled_reason,
     description: row.description,
-    has_secret: row.secret !== null,
+    has_secret: row.secret_sealed !== null || row.secret !== null,
     created_at: toIso(row.created_at)!,
     updated_at: toIso(row.updated_at)!,
   };
@@ -49,12 +51,17 @@ async function requireWebhook(ctx: AppContext, auth: AuthContext, id: string): P
   return row;
 }
 
+/** Secrets are stored sealed with the configured key (SecretBox), never in plaintext. */
+const sealed = (ctx: AppContext, auth: AuthContext, secret: string | undefined) =>
+  secret === undefined ? undefined : sealWebhookSecret(secretBoxFor(ctx.config), auth.accountId, secret);
+
 export async function createWebhook(ctx: AppContext, auth: AuthContext, body: WebhookInput) {
+  assertWebhookTarget(ctx, 'url', body.url);
   const row = await webhooksRepository.insert(ctx.db.knex, auth.accountId, {
     url: body.url,
     eventTypes: body.event_types,
     description: body.description ?? null,
-    secret: body.secret ?? null,
+    secretSealed: sealed(ctx, auth, body.secret) ?? null,
   });
   return presentWebhook(row);
 }
@@ -68,12 +75,13 @@ export const getWebhook = async (ctx: AppContext, auth: AuthContext, id: string)
 
 /** Re-enabled webhooks get new events only: nothing recorded while disabled is replayed. */
 export async function patchWebhook(ctx: AppContext, auth: AuthContext, id: string, body: Partial<WebhookInput>) {
+  if (body.url !== undefined) assertWebhookTarget(ctx, 'url', body.url);
   await requireWebhook(ctx, auth, id);
   const row = await webhooksRepository.update(ctx.db.knex, auth.accountId, id, {
     url: body.url,
     eventTypes: body.event_types,
     description: body.description,
-    secret: body.secret,
+    secretSealed: sealed(ctx, auth, body.secret),
     enabled: body.enabled,
     disabledReason: body.enabled === false ? 'disabled by the user' : undefined,
   });

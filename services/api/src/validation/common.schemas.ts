@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { decodeCursor } from '@ams/db';
+import { codePointLength } from './text-safety';
 
 export const METADATA_MAX_BYTES = 10_240;
 
@@ -13,12 +14,30 @@ export const metadata = Joi.object()
   )
   .messages({ 'metadata.size': '{{#label}} must be at most 10KB (10,240 bytes) when serialized as JSON' });
 
-/** Text that must carry something besides white space. */
+/**
+ * A number in [0, 1] as stored in a `real` column: values too small for float4 (below ~1.2e-38,
+ * e.g. 1e-155) would make PostgreSQL fail with "out of range for type real"; they are 0.
+ */
+export const unitInterval = () =>
+  Joi.number()
+    .min(0)
+    .max(1)
+    .custom((v: number) => (v < 1.2e-38 ? 0 : v));
+
+/**
+ * Text that must carry something besides white space, at most `max` characters counted as code points
+ * (the spec's "characters": 50,000 emoji are 50,000 characters, not 100,000 UTF-16 units).
+ */
 export const nonBlank = (max: number) =>
   Joi.string()
-    .max(max)
-    .custom((v: string, helpers) => (v.trim().length === 0 ? helpers.error('string.blank') : v))
-    .messages({ 'string.blank': '{{#label}} must not be empty or whitespace-only' });
+    .custom((v: string, helpers) => {
+      if (v.length > max && codePointLength(v) > max) return helpers.error('string.maxChars', { limit: max });
+      return v.trim().length === 0 ? helpers.error('string.blank') : v;
+    })
+    .messages({
+      'string.blank': '{{#label}} must not be empty or whitespace-only',
+      'string.maxChars': '{{#label}} must be at most {{#limit}} characters long',
+    });
 
 export const tags = Joi.array().items(Joi.string().min(1).max(100)).max(20);
 

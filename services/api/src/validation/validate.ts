@@ -1,5 +1,6 @@
 import type { Schema } from 'joi';
 import { ApiError } from '@ams/core';
+import { schemaCapture } from './schema-capture';
 
 /**
  * JSON `null` on an optional member means "absent" (client-compat G2): dropped at the top level
@@ -29,6 +30,7 @@ export function dropNulls(input: unknown): unknown {
  * known member of the wrong type or out of range is still a 422 naming it.
  */
 export function validate<T>(schema: Schema, input: unknown): T {
+  schemaCapture.getStore()?.(schema, input);
   const { value, error } = schema.validate(dropNulls(input ?? {}), {
     abortEarly: false,
     convert: true,

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { SEARCH_MODES } from '@ams/memories';
-import { nonBlank, uuid } from '../../validation/common.schemas';
+import { nonBlank, unitInterval, uuid } from '../../validation/common.schemas';
 import { agentRef } from '../memories/memories.schemas';
 import type { BuildContextInput } from '../../services/context.service';
 
@@ -16,7 +16,7 @@ export const buildContextBody = Joi.object<BuildContextBody & { max_memories?: n
   query: nonBlank(5_000).required(),
   agent_id: agentRef,
   limit: Joi.number().integer().min(1).max(CONTEXT_LIMIT_MAX),
-  threshold: Joi.number().min(0).max(1).default(0.5),
+  threshold: unitInterval().default(0.5),
   max_tokens: Joi.number().integer().min(1).max(1_000_000),
   max_memories: Joi.number().integer().min(1).max(10_000),
   project: Joi.string().min(1).max(100),

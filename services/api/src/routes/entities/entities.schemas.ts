@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { Cursor } from '@ams/db';
 import { ENTITY_TYPES, normalizeEntityType } from '@ams/text';
-import { metadata, nonBlank, pagination, uuid } from '../../validation/common.schemas';
+import { metadata, nonBlank, pagination, unitInterval, uuid } from '../../validation/common.schemas';
 import type { CreateEntityInput, PatchEntityInput, LinkInput } from '../../services/entities.service';
 
 /** One of the twelve types, case-insensitive; `place` is accepted for `location`. */
@@ -44,5 +44,5 @@ export const linkBody = Joi.object<LinkBody>({
   entity_id: uuid.required(),
   memory_id: uuid.required(),
   relationship: Joi.string().trim().min(1).max(100).default('mentioned_in'),
-  relevance_score: Joi.number().min(0).max(1).default(1),
+  relevance_score: unitInterval().default(1),
 });

@@ -3,6 +3,7 @@ import { createMemoryAsync, memoryStatus, retryEmbedding } from '@ams/memories';
 import type { AppContext } from '../../context';
 import { memoryDeps } from '../../memory-deps';
 import { requireScope } from '../../middleware/require-scope';
+import { assertWebhookTarget } from '../../services/webhook-target';
 import { pathId } from '../../validation/path-params';
 import { validate } from '../../validation/validate';
 import { createMemoryV2Body, CreateMemoryV2Body } from './memories.schemas';
@@ -11,7 +12,9 @@ export function memoriesV2Router(ctx: AppContext): Router {
   const router = Router();
 
   router.post('/v2/memories', requireScope('write'), async (req, res) => {
-    res.status(202).json(await createMemoryAsync(memoryDeps(ctx, req), req.auth!, validate<CreateMemoryV2Body>(createMemoryV2Body, req.body)));
+    const body = validate<CreateMemoryV2Body>(createMemoryV2Body, req.body);
+    if (body.webhook_url !== undefined) assertWebhookTarget(ctx, 'webhook_url', body.webhook_url);
+    res.status(202).json(await createMemoryAsync(memoryDeps(ctx, req), req.auth!, body));
   });
 
   router.get('/v2/memories/:id/status', requireScope('read'), async (req, res) => {

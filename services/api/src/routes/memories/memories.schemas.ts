@@ -14,7 +14,7 @@ import {
   TIERS,
   VISIBILITIES,
 } from '@ams/memories';
-import { metadata, nonBlank, pagination, uuid } from '../../validation/common.schemas';
+import { metadata, nonBlank, pagination, unitInterval, uuid } from '../../validation/common.schemas';
 
 export const CONTENT_MAX = 50_000;
 
@@ -35,7 +35,7 @@ export const createMemoryFields = {
     .pattern(/^[a-z0-9-]{1,100}$/)
     .messages({ 'string.pattern.base': '{{#label}} must be a project slug: lowercase letters, digits and hyphens' }),
   project_id: uuid,
-  importance: Joi.number().min(0).max(1).default(0.5),
+  importance: unitInterval().default(0.5),
   tier: Joi.string().valid(...TIERS),
   visibility: Joi.string().valid(...VISIBILITIES).default('private'),
   deduplicate: Joi.boolean().default(false),
@@ -87,7 +87,7 @@ export type PatchMemoryBody = PatchMemoryInput;
 export const patchMemoryBody = Joi.object<PatchMemoryBody>({
   content: nonBlank(CONTENT_MAX),
   metadata,
-  importance: Joi.number().min(0).max(1),
+  importance: unitInterval(),
   tier: Joi.string().valid(...TIERS),
   memory_type: Joi.string().valid(...MEMORY_TYPES),
   visibility: Joi.string().valid(...VISIBILITIES),
@@ -103,6 +103,9 @@ export const listMemoriesQuery = Joi.object<ListMemoriesQuery>({
   agent_id: agentRef,
   memory_type: Joi.string().valid(...MEMORY_TYPES),
 });
+
+/** $in/$nin lists beyond this are refused (422): a filter is not a bulk lookup. */
+export const FILTER_MAX_VALUES = 1_000;
 
 const OPERATORS = ['$eq', '$ne', '$in', '$nin', '$gt', '$gte', '$lt', '$lte', '$exists'] as const;
 type Operator = (typeof OPERATORS)[number];
@@ -122,6 +125,8 @@ export const metadataFilter = Joi.object()
         if (!(OPERATORS as readonly string[]).includes(op)) return helpers.message({ custom: `{{#label}} uses unknown operator ${op}` });
         if ((op === '$in' || op === '$nin') && !Array.isArray(operand))
           return helpers.message({ custom: `{{#label}}.${op} must be an array` });
+        if ((op === '$in' || op === '$nin') && (operand as unknown[]).length > FILTER_MAX_VALUES)
+          return helpers.message({ custom: `{{#label}}.${op} must have at most ${FILTER_MAX_VALUES} values` });
         if (['$gt', '$gte', '$lt', '$lte'].includes(op) && typeof operand !== 'number' && typeof operand !== 'string')
           return helpers.message({ custom: `{{#label}}.${op} must be a number or a string` });
         if (op === '$exists' && typeof operand !== 'boolean')
@@ -154,7 +159,7 @@ export const searchBody = Joi.object<SearchBody & { threshold?: number }>({
   min_score: Joi.number().min(0).max(1),
   metadata_filter: metadataFilter,
   tier: Joi.string().valid(...TIERS),
-  min_importance: Joi.number().min(0).max(1),
+  min_importance: unitInterval(),
   include_confidential: Joi.boolean().default(false),
   include_archived: Joi.boolean().default(false),
   compress: Joi.boolean().default(false),

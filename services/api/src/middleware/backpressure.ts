@@ -1,0 +1,136 @@
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import type { Request, RequestHandler } from 'express';
+import { ApiError } from '@ams/core';
+import type { AppContext } from '../context';
+import { sendError } from './error-handler';
+
+const RETRY_AFTER_SECONDS = 1;
+/** Never shed: load balancers and operators must still see the process. */
+const EXEMPT = new Set(['/v1/health']);
+
+const signals = new WeakMap<Request, AbortSignal>();
+
+/**
+ * Aborted when the client has gone away before its response was sent, or at the request's
+ * deadline. Reads check it between steps and stop; writes run to the end (stopping half-way is not safe).
+ */
+export function requestSignal(req: Request): AbortSignal {
+  return signals.get(req) ?? new AbortController().signal;
+}
+
+interface TarnPool {
+  on(event: 'acquireRequest', fn: (id: number) => void): void;
+  on(event: 'acquireSuccess' | 'acquireFail', fn: (id: number) => void): void;
+}
+
+const POOL_INTERVAL_MS = 500;
+
+/** What this process is carrying right now; the bounds of backpressure() are checked against it. */
+export class LoadGauge {
+  inFlight = 0;
+  private delayMs = 0;
+  private readonly histogram = monitorEventLoopDelay({ resolution: 10 });
+  private readonly timer: NodeJS.Timeout;
+  private readonly acquireStarted = new Map<number, number>();
+  private intervalMinWait = Infinity;
+  private standingWaitMs = 0;
+
+  constructor(private readonly ctx: AppContext) {
+    this.histogram.enable();
+    const pool = (ctx.db.knex.client as { pool?: TarnPool }).pool;
+    pool?.on('acquireRequest', (id) => this.acquireStarted.set(id, performance.now()));
+    const done = (id: number) => {
+      const started = this.acquireStarted.get(id);
+      this.acquireStarted.delete(id);
+      if (started !== undefined) this.intervalMinWait = Math.min(this.intervalMinWait, performance.now() - started);
+    };
+    pool?.on('acquireSuccess', done);
+    pool?.on('acquireFail', done);
+    let ticks = 0;
+    this.timer = setInterval(() => {
+      // CoDel's signal: a queue is standing when even the shortest wait of the interval was long,
+      // or a query is still waiting that has waited that long.
+      let oldest = 0;
+      const now = performance.now();
+      for (const started of this.acquireStarted.values()) oldest = Math.max(oldest, now - started);
+      this.standingWaitMs = Math.max(Number.isFinite(this.intervalMinWait) ? this.intervalMinWait : 0, this.acquireStarted.size > 0 ? Math.min(oldest, this.intervalMinWait) : 0);
+      this.intervalMinWait = Infinity;
+      // The mean event-loop delay over the last full second: sustained saturation, not one long tick.
+      if (++ticks % 2 === 0) {
+        this.delayMs = this.histogram.count > 0 ? this.histogram.mean / 1e6 : 0;
+        this.histogram.reset();
+      }
+    }, POOL_INTERVAL_MS).unref();
+  }
+
+  eventLoopDelayMs(): number {
+    return this.delayMs;
+  }
+
+  /** How long queries have been queueing for a database connection, as a standing queue (0: none). */
+  poolWaitMs(): number {
+    return this.standingWaitMs;
+  }
+
+  /** Why a new request would be refused now, or null. */
+  overload(): string | null {
+    const b = this.ctx.config.backpressure;
+    if (b.maxInFlight > 0 && this.inFlight >= b.maxInFlight) return 'too many requests in progress';
+    if (b.maxPoolWaitMs > 0 && this.standingWaitMs >= b.maxPoolWaitMs) return 'the database is saturated';
+    if (b.maxEventLoopDelayMs > 0 && this.delayMs >= b.maxEventLoopDelayMs) return 'the server is saturated';
+    return null;
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    this.histogram.disable();
+  }
+}
+
+/**
+ * Load shedding at the door: beyond a bound on requests in progress, database-pool waiters or
+ * event-loop delay, a request gets 503 service_unavailable with Retry-After at once instead of
+ * queueing behind the others (so the accepted ones keep their latency). Every accepted request has
+ * a deadline: past it the client gets 503 and the request's signal is aborted.
+ */
+export function backpressure(ctx: AppContext, gauge = new LoadGauge(ctx)): RequestHandler {
+  const timeoutMs = ctx.config.backpressure.requestTimeoutMs;
+  return (req, res, next) => {
+    if (EXEMPT.has(req.path)) return next();
+    const reason = gauge.overload();
+    if (reason) {
+      res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+      return sendError(req, res, new ApiError('service_unavailable', `Service overloaded (${reason}); retry in ${RETRY_AFTER_SECONDS} second.`));
+    }
+    gauge.inFlight++;
+    const controller = new AbortController();
+    signals.set(req, controller.signal);
+    const deadline =
+      timeoutMs > 0
+        ? setTimeout(() => {
+            controller.abort(new Error('request deadline exceeded'));
+            if (res.headersSent) return;
+            res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+            sendError(req, res, new ApiError('service_unavailable', `Request did not complete within ${timeoutMs} ms; retry later.`));
+          }, timeoutMs)
+        : undefined;
+    res.once('close', () => {
+      gauge.inFlight--;
+      clearTimeout(deadline);
+      if (!res.writableFinished) controller.abort(new Error('client went away'));
+    });
+    next();
+  };
+}
+
+const READ_POSTS = /^\/v[12]\/(memories\/search|context\/build|decisions\/check|patterns\/search)$/;
+
+/**
+ * Just before the route runs: a read whose client left while it waited (for its key's lookup, the
+ * rate limiter, the pool) is dropped; there is nobody to answer.
+ */
+export const skipAbandonedReads: RequestHandler = (req, _res, next) => {
+  const isRead = req.method === 'GET' || req.method === 'HEAD' || (req.method === 'POST' && READ_POSTS.test(req.path));
+  if (isRead && requestSignal(req).aborted) return;
+  next();
+};

@@ -1,0 +1,194 @@
+import crypto from 'node:crypto';
+import { MemoryStore, Store, Options, ClientRateLimitInfo } from 'express-rate-limit';
+import { RedisStore } from 'rate-limit-redis';
+import type { Logger } from '@ams/core';
+import type { RedisConnection } from '../lib/redis';
+
+const REDIS_RETRY_MS = 5_000;
+const CENSUS_INTERVAL_MS = 5_000;
+/** A process that has not checked in for this long is gone. */
+const CENSUS_TTL_MS = 20_000;
+const MAX_OBSERVED = 50_000;
+
+// Raise a key to at least ARGV[1] hits, expiring at ARGV[2] ms from now: never lowers a count.
+const RESTORE_SCRIPT = `local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
+local want = tonumber(ARGV[1])
+if cur < want then redis.call('SET', KEYS[1], want, 'PX', ARGV[2]) return want end
+return cur`;
+
+/**
+ * How many API processes share the Redis budget: each checks in to a sorted set every few seconds
+ * and counts the others. Remembered while Redis is away, to split the budget then.
+ */
+export class ProcessCensus {
+  private readonly id = crypto.randomUUID();
+  private timer?: NodeJS.Timeout;
+  /** Last count seen in Redis (this process included); 1 until one is seen. */
+  processes = 1;
+
+  constructor(
+    private readonly redis: RedisConnection,
+    private readonly key: string,
+  ) {}
+
+  start(): void {
+    if (this.timer) return;
+    void this.checkIn();
+    this.timer = setInterval(() => void this.checkIn(), CENSUS_INTERVAL_MS).unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  async checkIn(): Promise<void> {
+    if (!this.redis.isReady()) return;
+    const now = Date.now();
+    try {
+      const c = this.redis.client;
+      await c.zAdd(this.key, { score: now, value: this.id });
+      await c.zRemRangeByScore(this.key, 0, now - CENSUS_TTL_MS);
+      await c.pExpire(this.key, CENSUS_TTL_MS);
+      this.processes = Math.max(1, await c.zCard(this.key));
+    } catch {
+      // Redis went away mid-way: the last count stands.
+    }
+  }
+}
+
+const censuses = new WeakMap<RedisConnection, Map<string, ProcessCensus>>();
+
+/** One census per Redis connection and prefix, shared by every limiter of the app. */
+export function censusFor(redis: RedisConnection, keyPrefix: string): ProcessCensus {
+  let byPrefix = censuses.get(redis);
+  if (!byPrefix) censuses.set(redis, (byPrefix = new Map()));
+  let census = byPrefix.get(keyPrefix);
+  if (!census) {
+    census = new ProcessCensus(redis, `${keyPrefix}:rl:processes`);
+    byPrefix.set(keyPrefix, census);
+    census.start();
+  }
+  return census;
+}
+
+/**
+ * The rate-limit store: Redis-backed, so every API process shares one budget. While Redis is
+ * unreachable each process counts alone, but against its share of the limit (limit ÷ the number of
+ * processes last seen), so N processes never allow N × the limit. The hits each process saw per key
+ * are remembered, so when Redis comes back empty (restarted without persistence) a key's count is
+ * raised back to what was known instead of starting over.
+ */
+export class ResilientStore implements Store {
+  private redisStore: RedisStore | undefined;
+  private redisRetryAt = 0;
+  private readonly memory = new MemoryStore();
+  private readonly observed = new Map<string, { hits: number; resetAt: number }>();
+  private options!: Options;
+  readonly prefix: string;
+  /** Whether the last increment was counted in process (Redis away). */
+  degraded = false;
+
+  constructor(
+    private readonly redis: RedisConnection | undefined,
+    prefix: string,
+    private readonly logger: Logger,
+    private readonly census?: ProcessCensus,
+  ) {
+    this.prefix = prefix;
+  }
+
+  init(options: Options): void {
+    this.options = options;
+    this.memory.init(options);
+  }
+
+  /** The limit to apply to the request just counted: all of it, or this process's share while Redis is away. */
+  effectiveLimit(limit: number): number {
+    if (!this.degraded || !this.redis) return limit;
+    return Math.max(1, Math.floor(limit / (this.census?.processes ?? 1)));
+  }
+
+  private activeRedisStore(): RedisStore | undefined {
+    if (!this.redis?.isReady() || Date.now() < this.redisRetryAt) return undefined;
+    if (!this.redisStore) {
+      const client = this.redis.client;
+      const store = new RedisStore({
+        prefix: this.prefix,
+        sendCommand: (...args: string[]) => client.sendCommand(args),
+      });
+      // The store loads its Lua script eagerly; a failure there is handled on first use, not crashed on.
+      (store as unknown as { incrementScriptSha: Promise<unknown> }).incrementScriptSha.catch(() => undefined);
+      store.init(this.options);
+      this.redisStore = store;
+    }
+    return this.redisStore;
+  }
+
+  private fallBack(err: unknown): void {
+    this.logger.warn('rate limiting falls back to in-process counting at a per-process share', { error: (err as Error).message });
+    this.redisStore = undefined;
+    this.redisRetryAt = Date.now() + REDIS_RETRY_MS;
+  }
+
+  async increment(key: string): Promise<ClientRateLimitInfo> {
+    const store = this.activeRedisStore();
+    if (store) {
+      try {
+        const info = await this.restoreIfLost(key, await store.increment(key));
+        this.degraded = false;
+        this.observe(key, info.totalHits, info.resetTime?.getTime() ?? Date.now() + this.options.windowMs);
+        return info;
+      } catch (err) {
+        this.fallBack(err);
+      }
+    }
+    this.degraded = true;
+    const info = await this.memory.increment(key);
+    const seen = this.observed.get(key);
+    if (seen && seen.resetAt > Date.now()) seen.hits++;
+    return info;
+  }
+
+  /** A fresh count for a key whose window this process knows is still open: Redis lost it; raise it back. */
+  private async restoreIfLost(key: string, info: ClientRateLimitInfo): Promise<ClientRateLimitInfo> {
+    const seen = this.observed.get(key);
+    const now = Date.now();
+    if (info.totalHits !== 1 || !seen || seen.resetAt <= now || seen.hits < 1) return info;
+    const ttl = seen.resetAt - now;
+    const restored = Number(await this.redis!.client.sendCommand(['EVAL', RESTORE_SCRIPT, '1', this.prefix + key, String(seen.hits + 1), String(ttl)]));
+    return { totalHits: restored, resetTime: new Date(seen.resetAt) };
+  }
+
+  private observe(key: string, hits: number, resetAt: number): void {
+    if (this.observed.size >= MAX_OBSERVED) {
+      const now = Date.now();
+      for (const [k, v] of this.observed) if (v.resetAt <= now) this.observed.delete(k);
+      if (this.observed.size >= MAX_OBSERVED) this.observed.clear();
+    }
+    this.observed.set(key, { hits, resetAt });
+  }
+
+  private async withFallback(op: (s: Store) => Promise<void> | void): Promise<void> {
+    const store = this.activeRedisStore();
+    if (store) {
+      try {
+        return await op(store);
+      } catch (err) {
+        this.fallBack(err);
+      }
+    }
+    await op(this.memory);
+  }
+
+  async decrement(key: string): Promise<void> {
+    await this.withFallback((s) => s.decrement(key));
+  }
+  async resetKey(key: string): Promise<void> {
+    this.observed.delete(key);
+    await this.withFallback((s) => s.resetKey(key));
+  }
+  async shutdown(): Promise<void> {
+    this.memory.shutdown();
+  }
+}

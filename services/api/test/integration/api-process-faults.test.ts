@@ -1,0 +1,93 @@
+import type { ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import { freePort, startRedis, startService, stopProcess, waitFor } from '@ams/testing';
+import { createAccount, createTestApp, TestAccount, TestApp } from '@ams/testing';
+
+const API = 'services/api/src/server.ts';
+
+/**
+ * The fault suite for the API process itself (issue 13, item 6): the real entry point as child
+ * processes, SIGKILLed during writes, and two of them sharing one rate limit through Redis.
+ */
+describe('API processes under faults', () => {
+  let redis: ChildProcess | undefined;
+  let redisUrl: string;
+  let t: TestApp;
+  let acct: TestAccount;
+  const apis = new Set<ChildProcess>();
+
+  const startApi = async (env: Record<string, string> = {}) => {
+    const port = await freePort();
+    const child = startService(API, {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      REDIS_URL: redisUrl,
+      EMBEDDING_PROVIDER: 'lexical',
+      BOOTSTRAP_ADMIN_KEY: 'false',
+      ...env,
+    });
+    apis.add(child);
+    child.once('exit', () => apis.delete(child));
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor(async () => (await fetch(`${base}/v1/health`).catch(() => undefined))?.status === 200, 60_000, 'API listening');
+    return { child, base };
+  };
+  const call = (base: string, method: string, path: string, body?: unknown) =>
+    fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${acct.key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+
+  beforeAll(async () => {
+    const port = await freePort();
+    redisUrl = `redis://127.0.0.1:${port}`;
+    redis = await startRedis(port);
+    t = await createTestApp({ REDIS_URL: redisUrl });
+    acct = await createAccount(t.ctx);
+  });
+  afterAll(async () => {
+    await Promise.all([...apis].map((a) => stopProcess(a, 'SIGKILL')));
+    await t.close();
+    await stopProcess(redis, 'SIGKILL');
+  });
+
+  it('loses no acknowledged write when the API is SIGKILLed in the middle of them', async () => {
+    const prefix = `kill-${crypto.randomBytes(3).toString('hex')}`;
+    const acknowledged: string[] = [];
+    for (let round = 0; round < 2; round++) {
+      const { child, base } = await startApi({ REDIS_KEY_PREFIX: prefix, RATE_LIMIT_PER_MINUTE: '100000' });
+      let stop = false;
+      // Eight writers in a loop; the kill lands while several writes are in flight.
+      const writers = Array.from({ length: 8 }, async (_, w) => {
+        for (let i = 0; !stop; i++) {
+          const res = await call(base, 'POST', '/v1/memories', { content: `round ${round} writer ${w} item ${i}`, agent_id: 'kill-test' }).catch(() => undefined);
+          if (!res) return; // the connection died with the process: not acknowledged
+          if (res.status === 201) acknowledged.push(((await res.json()) as { id: string }).id);
+        }
+      });
+      await waitFor(() => acknowledged.length >= (round + 1) * 20, 30_000, 'writes acknowledged');
+      expect(await stopProcess(child, 'SIGKILL')).toBeNull();
+      stop = true;
+      await Promise.all(writers);
+    }
+
+    const { base } = await startApi({ REDIS_KEY_PREFIX: prefix, RATE_LIMIT_PER_MINUTE: '100000' });
+    const missing: string[] = [];
+    for (const id of acknowledged) if ((await call(base, 'GET', `/v1/memories/${id}`)).status !== 200) missing.push(id);
+    expect({ acknowledged: acknowledged.length >= 40, missing }).toEqual({ acknowledged: true, missing: [] });
+  }, 240_000); // three API start-ups (each ~2-15 s on a busy machine) and the writes
+
+  it('two API processes share one rate limit through Redis', async () => {
+    const env = { REDIS_KEY_PREFIX: `rl2-${crypto.randomBytes(3).toString('hex')}`, RATE_LIMIT_PER_MINUTE: '20' };
+    const [a, b] = [await startApi(env), await startApi(env)];
+    const statuses: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      statuses.push((await call(a.base, 'GET', '/v1/api-keys')).status);
+      statuses.push((await call(b.base, 'GET', '/v1/api-keys')).status);
+    }
+    // 20 accepted across both, not 20 each.
+    expect(statuses.filter((s) => s === 200)).toHaveLength(20);
+    expect(statuses.slice(20).every((s) => s === 429)).toBe(true);
+  }, 120_000);
+});

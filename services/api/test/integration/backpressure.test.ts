@@ -1,0 +1,78 @@
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import type { LoadGauge } from '../../src/middleware/backpressure';
+import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp, waitFor } from '@ams/testing';
+
+/**
+ * Requests held in progress by a client that sends its headers and then only part of its body: the
+ * server has accepted them and waits, exactly like requests stuck behind slow work.
+ */
+describe('backpressure', () => {
+  let t: TestApp;
+  let acct: TestAccount;
+  let server: http.Server;
+  let port: number;
+  const sockets: net.Socket[] = [];
+
+  const serve = async (env: Record<string, string>) => {
+    t = await createTestApp(env);
+    acct = await createAccount(t.ctx);
+    server = http.createServer(t.app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  };
+  afterEach(async () => {
+    for (const s of sockets.splice(0)) s.destroy();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await t.close();
+  });
+
+  /** Sends a request whose body never completes; resolves with whatever the server answers. */
+  const stalled = () => {
+    const socket = net.connect(port, '127.0.0.1');
+    sockets.push(socket);
+    let data = '';
+    socket.on('data', (c) => (data += c.toString()));
+    const answered = new Promise<string>((resolve) => {
+      socket.on('data', () => data.includes('\r\n\r\n') && data.includes('}') && resolve(data));
+      socket.on('close', () => resolve(data));
+    });
+    socket.write(
+      `POST /v1/memories HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${acct.key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"content":`,
+    );
+    return { socket, answered };
+  };
+
+  const request = () => t.request().get('/v1/memories?limit=1').set(bearer(acct.key));
+
+  it('answers 503 service_unavailable with Retry-After at once beyond the in-flight bound, and serves again once there is room', async () => {
+    await serve({ MAX_IN_FLIGHT_REQUESTS: '2', REQUEST_TIMEOUT_MS: '0' });
+    expect((await request()).status).toBe(200);
+    const load = t.app.locals.load as LoadGauge;
+    const held = [stalled()];
+    await waitFor(() => load.inFlight === 1);
+    held.push(stalled());
+    await waitFor(() => load.inFlight === 2);
+    const res = await request();
+    expectError(res, 503, 'service_unavailable');
+    expect(res.headers['retry-after']).toBe('1');
+    // Health is never shed.
+    expect((await t.request().get('/v1/health')).status).toBe(200);
+
+    for (const h of held) h.socket.destroy();
+    await waitFor(() => load.inFlight === 0);
+    expect((await request()).status).toBe(200);
+  });
+
+  it('answers a request that outlives its deadline with 503 and the envelope', async () => {
+    await serve({ REQUEST_TIMEOUT_MS: '1500' });
+    const { answered } = stalled();
+    const raw = await answered;
+    expect(raw.split('\r\n')[0]).toBe('HTTP/1.1 503 Service Unavailable');
+    const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
+    expect(body).toMatchObject({ type: 'service_unavailable', code: 503 });
+    expect(String(body.message)).toMatch(/did not complete within 1500 ms/);
+  });
+});

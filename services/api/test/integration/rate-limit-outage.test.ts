@@ -1,0 +1,75 @@
+import type { ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import { censusFor } from '../../src/middleware/rate-limit-store';
+import { freePort, startRedis, stopProcess, waitFor } from '@ams/testing';
+import { bearer, createAccount, createTestApp, expectError, TestApp } from '@ams/testing';
+
+/** Rate limits with a Redis of this test's own, which it kills and restarts (issue 13, D8). */
+describe('rate limits while Redis is away and after it restarts', () => {
+  let port: number;
+  let redis: ChildProcess | undefined;
+  const apps: TestApp[] = [];
+  const prefix = `${process.env.REDIS_KEY_PREFIX}:rlo-${crypto.randomBytes(4).toString('hex')}`;
+  const app = async () => {
+    const t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '10', REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_KEY_PREFIX: prefix });
+    apps.push(t);
+    return t;
+  };
+  const get = (t: TestApp, key: string) => t.request().get('/v1/api-keys?limit=1').set(bearer(key));
+
+  beforeAll(async () => {
+    port = await freePort();
+    redis = await startRedis(port);
+  });
+  afterAll(async () => {
+    for (const t of apps) await t.close();
+    await stopProcess(redis, 'SIGKILL');
+  });
+
+  it('two API processes split the budget while Redis is down instead of each allowing all of it', async () => {
+    const a = await app();
+    const b = await app();
+    // Both have checked in; each now knows there are two.
+    for (const t of [a, b]) await censusFor(t.ctx.redis!, prefix).checkIn();
+    expect(censusFor(a.ctx.redis!, prefix).processes).toBe(2);
+    expect(censusFor(b.ctx.redis!, prefix).processes).toBe(2);
+
+    await stopProcess(redis, 'SIGKILL');
+    await waitFor(() => !a.ctx.redis!.isReady() && !b.ctx.redis!.isReady(), 10_000, 'clients notice Redis is gone');
+
+    const acct = await createAccount(a.ctx);
+    const statuses: number[] = [];
+    for (const t of [a, b]) {
+      for (let i = 0; i < 6; i++) {
+        const res = await get(t, acct.key);
+        statuses.push(res.status);
+        if (res.status === 200) expect(res.headers['x-ratelimit-limit']).toBe('5');
+      }
+    }
+    // 5 + 5 accepted across the two processes: the configured 10, not 20.
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    expectError(await get(a, acct.key), 429, 'rate_limit_exceeded');
+  });
+
+  it('a restarted, empty Redis gets the counts back instead of a fresh budget', async () => {
+    redis = await startRedis(port);
+    const a = apps[0]!;
+    await waitFor(() => a.ctx.redis!.isReady(), 15_000, 'client reconnects');
+    // The in-process fallback retries Redis a few seconds after a failure: wait for a request counted there.
+    const acct = await createAccount(a.ctx);
+    await waitFor(async () => (await get(a, acct.key)).headers['x-ratelimit-limit'] === '10', 15_000, 'counting in Redis again');
+    for (let i = 0; i < 6; i++) expect((await get(a, acct.key)).status).toBe(200); // 7 used
+
+    await stopProcess(redis, 'SIGKILL');
+    await waitFor(() => !a.ctx.redis!.isReady(), 10_000, 'client notices Redis is gone');
+    redis = await startRedis(port); // no persistence: every key is gone
+    await waitFor(() => a.ctx.redis!.isReady(), 15_000, 'client reconnects');
+
+    const res = await get(a, acct.key);
+    expect(res.status).toBe(200);
+    expect(res.headers['x-ratelimit-remaining']).toBe('2'); // 8 of 10, not 1 of 10
+    expect((await get(a, acct.key)).status).toBe(200);
+    expect((await get(a, acct.key)).status).toBe(200);
+    expectError(await get(a, acct.key), 429, 'rate_limit_exceeded');
+  });
+});
