@@ -314,7 +314,10 @@ async function runConfig(mode: 'split' | 'embedded', n: number, ctx: { model: Be
     await searchFigures(server, ctx.model, ctx.corpus, n, loaded, ctx.table, config, num('queries', 100));
     await ingestFigures(server, ctx.model, ctx.corpus, ctx.table, config, num('samples', 30), mode === 'embedded');
     const count = num('profile', 100);
-    if (count > 0) ctx.profiles.push(`[${config}] ${await profileSearch(server, profiler, ctx.corpus, n, count)}`);
+    if (count > 0) {
+      ctx.profiles.push(`[${config}] ${await profileSearch(server, profiler, ctx.corpus, n, count)}`);
+      console.error(ctx.profiles.at(-1));
+    }
   } finally {
     await server.close();
   }

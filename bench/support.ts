@@ -94,6 +94,8 @@ export async function startBenchServer(
   ctx.ingestion = ingestion;
   const app = createApp(ctx);
   const server = app.listen(0, '127.0.0.1');
+  // Bench loops pause between requests (exact scans, model calls) longer than Node's 5 s default.
+  server.keepAliveTimeout = 120_000;
   await new Promise((r) => server.once('listening', r));
   const account = (await accountsRepository.insert(db.knex, { email: `${dbName}@bench.local`, passwordHash: null }))!;
   const { key } = await issueApiKey(ctx, account.id, { name: 'bench', scopes: ['read', 'write', 'delete', 'admin'] });
@@ -120,11 +122,16 @@ export async function startBenchServer(
   };
 }
 
-export async function post(server: BenchServer, path: string, body: unknown): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export async function post(server: BenchServer, path: string, body: unknown, retried = false): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
   const res = await fetch(`${server.baseUrl}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${server.key}` },
     body: JSON.stringify(body),
+  }).catch((err: Error & { cause?: { code?: string } }) => {
+    // A kept-alive socket the server closed just as it was reused: the request never reached it.
+    if (retried || err.cause?.code !== 'ECONNRESET') throw err;
+    return undefined;
   });
+  if (!res) return post(server, path, body, true);
   return { status: res.status, body: await res.json() };
 }
