@@ -1,5 +1,8 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { createLogger, loadConfig } from '@ams/core';
 import { accountsRepository, createDatabase, createPostgresDatabase, dropPostgresDatabase, migrateLatest, Database } from '@ams/db';
 import { LexicalEmbedder, Embedder } from '@ams/embeddings';
@@ -43,60 +46,83 @@ export interface BenchServer {
   /** The throwaway database, for worker processes to share. */
   databaseUrl: string;
   key: string;
+  accountId: string;
   ctx: AppContext;
+  server: import('node:http').Server;
   close(): Promise<void>;
 }
 
 /**
  * The real API on a loopback port, over a throwaway database dropped on close. With `redisUrl`,
- * split mode: v2 creates are queued (under a fresh key prefix) for worker processes.
+ * split mode: v2 creates are queued (under a fresh key prefix) for worker processes. With
+ * `embedded`, PGlite in a temporary directory and the in-process embedding worker (`npm start`'s mode).
+ * `instrument` sees the context before the app is built (the profiler wraps the embedder and Redis).
  */
-export async function startBenchServer(embedder: Embedder = new LexicalEmbedder(), opts: { redisUrl?: string } = {}): Promise<BenchServer> {
+export async function startBenchServer(
+  embedder: Embedder = new LexicalEmbedder(),
+  opts: { redisUrl?: string; embedded?: boolean; instrument?: (ctx: AppContext) => void } = {},
+): Promise<BenchServer> {
   const dbName = `ams_bench_${Date.now().toString(36)}_${crypto.randomBytes(2).toString('hex')}`;
-  const url = await createPostgresDatabase(ADMIN_URL, dbName);
-  const config = loadConfig({
+  const url = opts.embedded ? undefined : await createPostgresDatabase(ADMIN_URL, dbName);
+  const dataDir = opts.embedded ? fs.mkdtempSync(path.join(os.tmpdir(), 'ams-bench-')) : undefined;
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
-    DATABASE_URL: url,
+    DATABASE_URL: url ?? '',
+    DATA_DIR: dataDir ?? './data',
     REDIS_URL: opts.redisUrl ?? '',
     REDIS_KEY_PREFIX: dbName,
     RATE_LIMIT_PER_MINUTE: '100000000',
     NODE_ENV: 'test',
-  });
+  };
+  if (opts.embedded) delete env.DATABASE_URL;
+  const config = loadConfig(env);
   const db: Database = await createDatabase(config);
   await migrateLatest(db.knex);
   const logger = createLogger('bench', config);
   const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined;
   const ctx: AppContext = { config, logger, db, embedder, redis };
-  const ingestion = redis ? createIngestion(config, { db, logger, embedder, redis }) : undefined;
+  opts.instrument?.(ctx);
+  const ingestion = createIngestion(config, { db, logger, embedder: ctx.embedder, redis });
   ctx.ingestion = ingestion;
   const app = createApp(ctx);
   const server = app.listen(0, '127.0.0.1');
+  // Bench loops pause between requests (exact scans, model calls) longer than Node's 5 s default.
+  server.keepAliveTimeout = 120_000;
   await new Promise((r) => server.once('listening', r));
   const account = (await accountsRepository.insert(db.knex, { email: `${dbName}@bench.local`, passwordHash: null }))!;
   const { key } = await issueApiKey(ctx, account.id, { name: 'bench', scopes: ['read', 'write', 'delete', 'admin'] });
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    databaseUrl: url.toString(),
+    databaseUrl: url ?? '',
     key,
+    accountId: account.id,
     ctx,
+    server,
     async close() {
+      server.closeAllConnections();
       await new Promise((r) => server.close(r));
-      await ingestion?.close();
+      await ingestion.close();
       if (redis?.isReady()) {
         for await (const k of redis.client.scanIterator({ MATCH: `${dbName}:*`, COUNT: 500 })) await redis.client.del(k);
       }
       await redis?.close();
       await db.close();
-      await dropPostgresDatabase(ADMIN_URL, dbName);
+      if (url) await dropPostgresDatabase(ADMIN_URL, dbName);
+      if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
 
-export async function post(server: BenchServer, path: string, body: unknown): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export async function post(server: BenchServer, path: string, body: unknown, retried = false): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
   const res = await fetch(`${server.baseUrl}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${server.key}` },
     body: JSON.stringify(body),
+  }).catch((err: Error & { cause?: { code?: string } }) => {
+    // A kept-alive socket the server closed just as it was reused: the request never reached it.
+    if (retried || err.cause?.code !== 'ECONNRESET') throw err;
+    return undefined;
   });
+  if (!res) return post(server, path, body, true);
   return { status: res.status, body: await res.json() };
 }

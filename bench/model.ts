@@ -1,0 +1,123 @@
+/**
+ * The bare model: a generated BERT encoder of all-MiniLM-L6-v2's exact shape (random weights,
+ * same compute per token; nothing is downloaded), loaded quantized or not as the service would,
+ * and the cached bank of its vectors for bulk-loaded rows.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { loadConfig } from '@ams/core';
+import { Embedder, TransformersEmbedder } from '@ams/embeddings';
+import { ensureGeneratedModel } from '@ams/testing';
+import { BENCH_CACHE_DIR } from './corpus';
+import { percentiles, prng } from './support';
+
+export interface BenchModel {
+  embedder: TransformersEmbedder;
+  /** Env for worker processes so they load the same model. */
+  env: Record<string, string>;
+  quantized: boolean;
+  batchSize: number;
+}
+
+export async function loadBenchModel(): Promise<BenchModel> {
+  const config = loadConfig();
+  const generated = ensureGeneratedModel({ full: true });
+  const embedder = new TransformersEmbedder({ ...generated, allowRemoteModels: false, quantized: config.embedding.quantized });
+  await embedder.load();
+  await embedder.embed(['warm up the session', 'and its second input shape']);
+  return {
+    embedder,
+    env: { EMBEDDING_PROVIDER: 'transformers', MODEL_DIR: generated.modelDir, EMBEDDING_MODEL: generated.model },
+    quantized: config.embedding.quantized,
+    batchSize: config.embeddingWorker.batchSize,
+  };
+}
+
+/** Per-text latency of embedding each text alone. */
+export async function singleLatency(embedder: Embedder, texts: string[]): Promise<{ stats: ReturnType<typeof percentiles>; vectors: Float32Array[] }> {
+  const samples: number[] = [];
+  const vectors: Float32Array[] = [];
+  for (const t of texts) {
+    const t0 = performance.now();
+    vectors.push((await embedder.embed([t]))[0]!);
+    samples.push(performance.now() - t0);
+  }
+  return { stats: percentiles(samples), vectors };
+}
+
+/** Texts per second embedding `texts` in batches of `size`, in the given order or sorted by length first. */
+export async function batchedRate(embedder: Embedder, texts: string[], size: number, order: 'naive' | 'sorted'): Promise<number> {
+  const list = order === 'sorted' ? [...texts].sort((a, b) => a.length - b.length) : texts;
+  const t0 = performance.now();
+  for (let i = 0; i < list.length; i += size) await embedder.embed(list.slice(i, i + size));
+  return list.length / ((performance.now() - t0) / 1000);
+}
+
+/**
+ * Model vectors of the corpus' first documents, cached in .cache/bench and extended by each run
+ * for up to `budgetSeconds` (length-sorted batches: the fastest way through the bare model).
+ */
+export class VectorBank {
+  private readonly file: string;
+  private vectors: Float32Array[] = [];
+
+  constructor(
+    private readonly embedder: TransformersEmbedder,
+    corpusKey: string,
+    private readonly dims = 384,
+  ) {
+    this.file = path.join(BENCH_CACHE_DIR, `vectors-${embedder.model.replace(/\W+/g, '_')}-${corpusKey}.f32`);
+    if (fs.existsSync(this.file)) {
+      const buf = fs.readFileSync(this.file);
+      const all = new Float32Array(buf.buffer, buf.byteOffset, Math.floor(buf.length / 4 / dims) * dims);
+      for (let i = 0; i < all.length; i += dims) this.vectors.push(all.slice(i, i + dims));
+    }
+  }
+
+  get size(): number {
+    return this.vectors.length;
+  }
+
+  /** Embeds docs[size .. want) until done or the budget is spent; returns how many were added. */
+  async extend(docs: string[], want: number, budgetSeconds: number, batchSize: number): Promise<number> {
+    const deadline = performance.now() + budgetSeconds * 1000;
+    const before = this.size;
+    fs.mkdirSync(BENCH_CACHE_DIR, { recursive: true });
+    while (this.size < want && performance.now() < deadline) {
+      const start = this.size;
+      const chunk = docs.slice(start, Math.min(want, start + batchSize * 8)).map((text, i) => ({ text, i: start + i }));
+      chunk.sort((a, b) => a.text.length - b.text.length);
+      const out = new Array<Float32Array>(chunk.length);
+      for (let i = 0; i < chunk.length; i += batchSize) {
+        const part = chunk.slice(i, i + batchSize);
+        const vs = await this.embedder.embed(part.map((p) => p.text));
+        part.forEach((p, j) => (out[p.i - start] = vs[j]!));
+      }
+      fs.appendFileSync(this.file, Buffer.concat(out.map((v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength))));
+      this.vectors.push(...out);
+    }
+    return this.size - before;
+  }
+
+  /**
+   * Document i's vector: the model's when banked, else a jittered copy of a banked one (a nearby
+   * unit vector: the bank's cluster structure at sizes the bare model cannot embed in a bench run).
+   */
+  vector(i: number): { vector: Float32Array; source: 'model' | 'jittered' } {
+    if (i < this.size) return { vector: this.vectors[i]!, source: 'model' };
+    const rand = prng(i + 1);
+    const base = this.vectors[i % this.size]!;
+    const v = new Float32Array(this.dims);
+    let norm = 0;
+    for (let d = 0; d < this.dims; d++) {
+      // Sum of uniforms ≈ normal noise; 0.03 per dimension moves a unit vector by ~0.6 of its length.
+      const noise = (rand() + rand() + rand() - 1.5) * 0.06;
+      v[d] = base[d]! + noise;
+      norm += v[d]! * v[d]!;
+    }
+    norm = Math.sqrt(norm);
+    for (let d = 0; d < this.dims; d++) v[d] = v[d]! / norm;
+    return { vector: v, source: 'jittered' };
+  }
+}
