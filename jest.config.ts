@@ -32,6 +32,8 @@ const config: Config.InitialOptions = {
       ...shared,
       displayName: 'integration (pglite)',
       testMatch: ['<rootDir>/services/api/test/integration/**/*.test.ts'],
+      // Real API processes sharing one database: a server's, never an in-memory PGlite.
+      testPathIgnorePatterns: ['/node_modules/', 'api-process-faults\\.test\\.ts$'],
       setupFilesAfterEnv: ['<rootDir>/test/pglite-backend.ts'],
     },
   ],
