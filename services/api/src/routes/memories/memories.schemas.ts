@@ -5,6 +5,7 @@ import { metadata, nonBlank, pagination, uuid } from '../../validation/common.sc
 export const CONTENT_MAX = 50_000;
 const TIERS = ['hot', 'warm', 'cold'] as const;
 const VISIBILITIES = ['private', 'confidential'] as const;
+const EMBEDDING_STATUSES = ['pending', 'processing', 'ready', 'failed'] as const;
 
 /** agent_id on input: a UUID or a name (DESIGN §4). */
 export const agentRef = Joi.string().trim().min(1).max(255);
@@ -111,6 +112,12 @@ export const patchMemoryBody = Joi.object<PatchMemoryBody>({
 export interface ListMemoriesQuery {
   agent_id?: string;
   memory_type?: string;
+  tier?: (typeof TIERS)[number];
+  session_id?: string;
+  project_id?: string;
+  archived?: boolean;
+  visibility?: (typeof VISIBILITIES)[number];
+  embedding_status?: (typeof EMBEDDING_STATUSES)[number];
   limit: number;
   offset: number;
   cursor?: Cursor;
@@ -120,6 +127,13 @@ export const listMemoriesQuery = Joi.object<ListMemoriesQuery>({
   ...pagination,
   agent_id: agentRef,
   memory_type: Joi.string().valid(...MEMORY_TYPES),
+  // Beyond the spec, for the console: the search filters, plus embedding status (failed embeddings).
+  tier: Joi.string().valid(...TIERS),
+  session_id: uuid,
+  project_id: uuid,
+  archived: Joi.boolean(),
+  visibility: Joi.string().valid(...VISIBILITIES),
+  embedding_status: Joi.string().valid(...EMBEDDING_STATUSES),
 });
 
 const OPERATORS = ['$eq', '$ne', '$in', '$nin', '$gt', '$gte', '$lt', '$lte', '$exists'] as const;

@@ -4,7 +4,7 @@ import { classifyMemoryType } from '@ams/text';
 import type { AppContext, AuthContext } from '../../context';
 import { recordEvent } from '../../events';
 import { handOffEmbedding } from './embedding-handoff';
-import type { CreateMemoryBody, PatchMemoryBody } from '../../routes/memories/memories.schemas';
+import type { CreateMemoryBody, ListMemoriesQuery, PatchMemoryBody } from '../../routes/memories/memories.schemas';
 import { resolveAgentForRead, resolveAgentForWrite } from '../agents-resolver';
 import { embedText } from '../embed-text';
 import { linkExtractedEntities, shouldExtract } from './entity-linking';
@@ -100,11 +100,21 @@ export async function getMemory(ctx: AppContext, auth: AuthContext, id: string) 
 export async function listMemories(
   ctx: AppContext,
   auth: AuthContext,
-  query: { agent_id?: string; memory_type?: string } & PageParams,
+  query: Omit<ListMemoriesQuery, keyof PageParams> & PageParams,
 ) {
   const agent = await resolveAgentForRead(ctx, auth, query.agent_id);
   if (agent === 'none') return { hasMore: false, nextCursor: null, totalCount: 0, data: [] };
-  const page = await memoriesRepository.list(ctx.db.knex, auth.accountId, { agentId: agent, memoryType: query.memory_type }, query);
+  const filters = {
+    agentId: agent,
+    memoryType: query.memory_type,
+    tier: query.tier,
+    sessionId: query.session_id,
+    projectId: query.project_id,
+    archived: query.archived,
+    visibility: query.visibility,
+    embeddingStatus: query.embedding_status,
+  };
+  const page = await memoriesRepository.list(ctx.db.knex, auth.accountId, filters, query);
   const entities = await entitiesOf(ctx, auth.accountId, page.rows);
   return { ...page, data: page.rows.map((r) => presentMemorySummary(r, entities.get(r.id) ?? [])) };
 }
