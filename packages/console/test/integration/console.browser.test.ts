@@ -57,6 +57,7 @@ async function expectNoHorizontalOverflow(page: Page): Promise<void> {
 }
 
 beforeAll(async () => {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`No browser at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium), as .ci/run does`);
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   // The bundle, as `npm start` would build it (a no-op when up to date).
   execFileSync(process.execPath, [path.resolve(__dirname, '../../scripts/ensure-built.mjs')], { stdio: 'inherit' });
