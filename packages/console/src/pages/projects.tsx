@@ -57,7 +57,7 @@ export function ProjectPage({ slug }: { slug: string }) {
               subtitle={<><code>{project.slug}</code>{project.repo_url && <> · {project.repo_url}</>}</>}
               actions={<a class="btn" href={href('/memories', { project_id: project.id })}>Browse its memories</a>}
             />
-            {project.description && <p class="prose">{project.description}</p>}
+            {project.description && <p class="prose lead">{project.description}</p>}
             <div class="two-col">
               <Section title="Active decisions">
                 {context.decisions.length === 0 ? <p class="muted">None.</p> : (

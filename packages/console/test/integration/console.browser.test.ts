@@ -181,6 +181,18 @@ describe('the console served by the API', () => {
     await page.getByText('ready', { exact: true }).waitFor();
     await shot(page, '04-memory');
 
+    // Edit: importance and tier through the form, metadata merged.
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    await page.getByLabel('Importance (0–1)').fill('0.85');
+    await page.getByLabel('Tier').selectOption('hot');
+    await page.getByLabel('Merge into metadata (JSON object)').fill('{"reviewed": true}');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByTestId('memory-content').waitFor();
+    await expect(api.get(`/v1/memories/${memory.id}`)).resolves.toMatchObject({ importance: 0.85, tier: 'hot', metadata: { team: 'platform', reviewed: true } });
+    await page.getByRole('button', { name: 'Archive', exact: true }).click();
+    await page.getByRole('button', { name: 'Unarchive' }).waitFor();
+    await expect(api.get(`/v1/memories/${memory.id}`)).resolves.toMatchObject({ archived: true });
+
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByRole('button', { name: 'Delete memory' }).click();
     await page.getByText('Memory deleted').waitFor();
