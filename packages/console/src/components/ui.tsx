@@ -22,6 +22,7 @@ const TONES: Record<string, string> = {
   ready: 'ok', succeeded: 'ok', active: 'ok', healthy: 'ok', connected: 'ok', enabled: 'ok',
   pending: 'info', processing: 'info', delivering: 'info', experimental: 'info',
   failed: 'bad', disconnected: 'bad', reverted: 'bad', disabled: 'bad',
+  revoked: 'bad', expired: 'warn',
   superseded: 'neutral', ended: 'neutral', degraded: 'warn', not_configured: 'neutral', confidential: 'warn', archived: 'neutral',
 };
 

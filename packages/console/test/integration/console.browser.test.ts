@@ -272,6 +272,28 @@ describe('the console served by the API', () => {
     await page.close();
   });
 
+  test('an API key is shown once when created, and revoked from the operations page', async () => {
+    const page = await newPage();
+    await signIn(page);
+    await page.getByRole('link', { name: 'Operations' }).click();
+    await page.getByLabel('Name').fill('ci-agent');
+    await page.getByRole('checkbox', { name: 'write' }).check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const shown = await page.getByLabel('New API key').inputValue();
+    expect(shown).toMatch(/^mem_/);
+    await expect(fetch(`${server.baseUrl}/v1/auth/key`, { headers: { Authorization: `Bearer ${shown}` } }).then((r) => r.json())).resolves.toMatchObject({ scopes: ['read', 'write'] });
+    await page.getByRole('button', { name: 'Done' }).click();
+    expect(await page.getByLabel('New API key').count()).toBe(0);
+    expect(await page.content()).not.toContain(shown);
+
+    const row = page.getByRole('row', { name: /ci-agent/ });
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await row.getByRole('button', { name: 'Revoke key' }).click();
+    await row.getByText('revoked').waitFor();
+    await expect(fetch(`${server.baseUrl}/v1/auth/key`, { headers: { Authorization: `Bearer ${shown}` } }).then((r) => r.status)).resolves.toBe(401);
+    await page.close();
+  });
+
   test('a server error shows the API message and request id', async () => {
     const page = await newPage();
     await signIn(page);
