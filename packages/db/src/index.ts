@@ -22,3 +22,4 @@ export * from './repositories/embedding-batches.repository';
 export * from './repositories/project-relationships.repository';
 export * from './repositories/usage.repository';
 export * from './repositories/entity-graph.repository';
+export * from './repositories/memory-status-counts.repository';

@@ -9,13 +9,16 @@ import { requestLogger } from './middleware/request-logger';
 import { agentsRouter } from './routes/agents/agents.router';
 import { apiKeysRouter } from './routes/api-keys/api-keys.router';
 import { authRouter } from './routes/auth/auth.router';
+import { currentKeyRouter } from './routes/auth/current-key.router';
 import { compatRouter } from './routes/compat/compat.router';
+import { consoleRouter } from './routes/console/console.router';
 import { contextRouter } from './routes/context/context.router';
 import { decisionsRouter } from './routes/decisions/decisions.router';
 import { embedRouter } from './routes/embed/embed.router';
 import { entityGraphRouter } from './routes/entity-graph/entity-graph.router';
 import { entitiesRouter } from './routes/entities/entities.router';
 import { healthRouter } from './routes/health/health.router';
+import { ingestionRouter } from './routes/ingestion/ingestion.router';
 import { memoriesRouter } from './routes/memories/memories.router';
 import { memoriesV2Router } from './routes/memories/memories-v2.router';
 import { memoryImportanceRouter } from './routes/memory-importance/memory-importance.router';
@@ -39,6 +42,7 @@ export function createApp(ctx: AppContext): Express {
 
   const limits = { redis: ctx.redis, keyPrefix: ctx.config.redisKeyPrefix, logger: ctx.logger };
   app.use(requestId, requestLogger(ctx.logger));
+  app.use(consoleRouter(ctx)); // the web console's static files, before auth and rate limits
   app.use(identifyCaller(ctx));
   app.use(apiRateLimit(ctx.config.rateLimit.perMinute, ctx.config.rateLimit.unauthenticatedPerMinute, limits));
 
@@ -70,6 +74,8 @@ export function createApp(ctx: AppContext): Express {
   app.use(patternsRouter(ctx));
   app.use(webhooksRouter(ctx));
   app.use(contextRouter(ctx));
+  // Read views the web console needs beyond the spec.
+  app.use(currentKeyRouter(ctx), ingestionRouter(ctx));
 
   app.use(notFoundRoute);
   app.use(errorHandler(ctx.logger));
