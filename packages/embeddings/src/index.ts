@@ -3,3 +3,5 @@ export * from './vector';
 export * from './lexical-embedder';
 export * from './transformers-embedder';
 export * from './create-embedder';
+export * from './download/download-model';
+export * from './download/progress';

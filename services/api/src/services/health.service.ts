@@ -26,6 +26,11 @@ export async function checkHealth(ctx: AppContext) {
     mode: ctx.config.mode,
     database,
     redis,
-    embedding: { provider: ctx.embedder.provider, model: ctx.embedder.model, dimensions: ctx.embedder.dimensions },
+    embedding: {
+      provider: ctx.embedder.provider,
+      model: ctx.embedder.model,
+      dimensions: ctx.embedder.dimensions,
+      ...(ctx.embedder.fallbackReason ? { fallback: true, fallback_reason: ctx.embedder.fallbackReason } : {}),
+    },
   };
 }
