@@ -5,3 +5,4 @@ export * from './transformers-embedder';
 export * from './create-embedder';
 export * from './download/download-model';
 export * from './download/progress';
+export * from './query-cache';

@@ -14,6 +14,7 @@ import { decisionsRouter } from './routes/decisions/decisions.router';
 import { entitiesRouter } from './routes/entities/entities.router';
 import { healthRouter } from './routes/health/health.router';
 import { memoriesRouter } from './routes/memories/memories.router';
+import { metricsRouter } from './routes/metrics/metrics.router';
 import { memoriesV2Router } from './routes/memories/memories-v2.router';
 import { patternsRouter } from './routes/patterns/patterns.router';
 import { projectsRouter } from './routes/projects/projects.router';
@@ -55,6 +56,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(patternsRouter(ctx));
   app.use(webhooksRouter(ctx));
   app.use(contextRouter(ctx));
+  app.use(metricsRouter(ctx));
 
   app.use(notFoundRoute);
   app.use(errorHandler(ctx.logger));

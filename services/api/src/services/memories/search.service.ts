@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Candidate, entitiesRepository, memoriesRepository, MemoryRow, SearchFilters, searchEventsRepository } from '@ams/db';
-import { cosineSimilarity, toPgVector } from '@ams/embeddings';
+import { cosineSimilarity, embedQuery, toPgVector } from '@ams/embeddings';
 import { compressToQuery, splitSentences } from '@ams/text';
 import type { AppContext, AuthContext } from '../../context';
 import { compileMetadataFilter, SearchBody } from '../../routes/memories/memories.schemas';
@@ -27,8 +27,8 @@ async function rank(ctx: AppContext, f: SearchFilters, body: SearchBody): Promis
     const hits = await memoriesRepository.keywordCandidates(db, f, body.query, body.limit);
     return { scored: hits.map((c) => ({ ...c, breakdown: { keyword: c.score } })), evaluated: hits.length };
   }
-  const [queryVector] = await ctx.embedder.embed([body.query]);
-  const vector = toPgVector(queryVector!);
+  const queryVector = await embedQuery(ctx.embedder, body.query);
+  const vector = toPgVector(queryVector);
   if (body.search_mode === 'semantic') {
     const hits = await memoriesRepository.semanticCandidates(db, f, vector, body.limit);
     return { scored: hits.map((c) => ({ ...c, breakdown: { semantic: c.score } })), evaluated: hits.length, queryVector };
@@ -82,7 +82,7 @@ export async function searchMemories(ctx: AppContext, auth: AuthContext, body: S
   const kept = scored.filter((s) => s.score >= body.min_score).slice(0, body.limit);
   const rows = await memoriesRepository.findLiveByIds(ctx.db.knex, auth.accountId, kept.map((s) => s.id));
   const entities = await entitiesRepository.entitiesForMemories(ctx.db.knex, auth.accountId, kept.map((s) => s.id));
-  const vectorForCompress = body.compress ? (queryVector ?? (await ctx.embedder.embed([body.query]))[0]!) : undefined;
+  const vectorForCompress = body.compress ? (queryVector ?? (await embedQuery(ctx.embedder, body.query))) : undefined;
   const compressed = vectorForCompress
     ? await compress(ctx, rows, vectorForCompress, body.max_context_tokens ?? DEFAULT_COMPRESS_TOKENS)
     : undefined;
