@@ -16,3 +16,5 @@ export * from './repositories/patterns.repository';
 export * from './repositories/webhooks.repository';
 export * from './repositories/embedding-queue.repository';
 export * from './repositories/embedding-batches.repository';
+export * from './repositories/export.repository';
+export * from './repositories/import.repository';

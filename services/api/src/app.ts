@@ -12,7 +12,9 @@ import { authRouter } from './routes/auth/auth.router';
 import { contextRouter } from './routes/context/context.router';
 import { decisionsRouter } from './routes/decisions/decisions.router';
 import { entitiesRouter } from './routes/entities/entities.router';
+import { exportRouter } from './routes/export/export.router';
 import { healthRouter } from './routes/health/health.router';
+import { importRouter } from './routes/import/import.router';
 import { memoriesRouter } from './routes/memories/memories.router';
 import { metricsRouter } from './routes/metrics/metrics.router';
 import { memoriesV2Router } from './routes/memories/memories-v2.router';
@@ -42,6 +44,8 @@ export function createApp(ctx: AppContext): Express {
 
   // Everything below needs a valid key, checked before the body is even parsed.
   app.use(requireAuth);
+  // NDJSON streamed line by line: before the JSON body parser.
+  app.use(importRouter(ctx));
   app.use('/v1/memories/batch', jsonBody(BATCH_BODY_LIMIT));
   app.use(jsonBody(BODY_LIMIT));
   // Each router names the scope of each of its routes.
@@ -57,6 +61,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(webhooksRouter(ctx));
   app.use(contextRouter(ctx));
   app.use(metricsRouter(ctx));
+  app.use(exportRouter(ctx));
 
   app.use(notFoundRoute);
   app.use(errorHandler(ctx.logger));
