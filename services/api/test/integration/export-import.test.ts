@@ -1,8 +1,23 @@
+import { createPgliteDatabase, Database, migrateLatest } from '@ams/db';
 import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp } from '../support/test-app';
 
 type Rec = Record<string, unknown> & { type: string };
 
-describe('export and import', () => {
+/** The same SQL on both backends: the run's PostgreSQL and an in-memory PGlite. */
+const BACKENDS: Array<[string, () => Promise<TestApp>]> = [
+  ['PostgreSQL', () => createTestApp()],
+  [
+    'PGlite',
+    async () => {
+      const db: Database = await createPgliteDatabase('memory://');
+      await migrateLatest(db.knex);
+      const app = await createTestApp({ DATABASE_URL: undefined, REDIS_URL: undefined }, { db, redis: null });
+      return { ...app, close: async () => (await app.close(), await db.close()) };
+    },
+  ],
+];
+
+describe.each(BACKENDS)('export and import on %s', (_name, makeApp) => {
   let t: TestApp;
   let a: TestAccount;
   const ids: Record<string, string> = {};
@@ -30,7 +45,7 @@ describe('export and import', () => {
   const comparable = (records: Rec[]) => records.map((r) => (r.type === 'header' ? { ...r, exported_at: 'x' } : r));
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await makeApp();
     a = await createAccount(t.ctx);
     const k = a.key;
     ids.project = (await post(k, '/v1/projects', { name: 'Atlas', slug: 'atlas', stack: { db: 'postgres' }, metadata: { owner: 'ops' } })).id;
