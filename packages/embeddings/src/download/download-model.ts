@@ -24,8 +24,8 @@ export interface DownloadOptions {
   idleTimeoutMs?: number;
 }
 
-/** Not worth retrying: the hub said no (missing model, private repository). */
-class PermanentError extends Error {}
+/** Not worth retrying: the hub said no (missing model, private repository), or there is no network. */
+export class PermanentError extends Error {}
 
 const MAX_REDIRECTS = 5;
 
@@ -61,12 +61,26 @@ export async function downloadModel(opts: DownloadOptions): Promise<{ fetched: s
   return { fetched, present };
 }
 
+/** Name resolution failing means no network (or no such host): retrying will not help. */
+const OFFLINE_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN']);
+
+/** fetch's "fetch failed" hides the reason in its cause (ECONNREFUSED, ENOTFOUND, ...): say it. */
+export function explainFetchError(err: unknown, url: string): Error {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  // By name: an error made in another realm (a test VM) is not an instanceof this one's TypeError.
+  if ((err as Error).name !== 'TypeError' || !cause) return err as Error;
+  const message = `cannot reach ${new URL(url).host} (${cause.code ?? cause.message ?? 'network error'})`;
+  return cause.code && OFFLINE_CODES.has(cause.code) ? new PermanentError(message) : new Error(message);
+}
+
 async function fetchWithRetries(opts: DownloadOptions, file: string, dest: string): Promise<void> {
   const attempts = opts.attempts ?? 4;
   const delay = opts.retryDelayMs ?? 1_000;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await fetchFile(opts, file, dest);
+      return await fetchFile(opts, file, dest).catch((err: unknown) => {
+        throw explainFetchError(err, modelFileUrl(opts.host, opts.model, file));
+      });
     } catch (err) {
       if (err instanceof PermanentError || attempt >= attempts) throw err;
       opts.progress?.retrying(file, attempt, (err as Error).message);

@@ -2,9 +2,11 @@
  * @jest-environment <rootDir>/test/onnx-environment.js
  */
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createEmbedder, downloadModel, logProgress, modelFilesPresent, TransformersEmbedder } from '../../src';
+import { createEmbedder, downloadModel, explainFetchError, logProgress, modelFilesPresent, PermanentError, TransformersEmbedder } from '../../src';
 import { FakeHub, startFakeHub } from '../support/fake-hub';
 import { ensureGeneratedModel } from '../support/test-model';
 
@@ -15,6 +17,8 @@ const source = path.join(tiny.modelDir, tiny.model);
 const QUANTIZED_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model_quantized.onnx'];
 
 let hub: FakeHub;
+/** A local port nothing listens on: "offline" without leaving the machine. */
+let offlineHost: string;
 const dirs: string[] = [];
 const freshDir = () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ams-models-'));
@@ -36,6 +40,10 @@ const sameBytes = (dir: string, file: string) =>
 
 beforeAll(async () => {
   hub = await startFakeHub(MODEL, source);
+  const probe = http.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  offlineHost = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
 });
 afterAll(async () => {
   await hub.close();
@@ -108,6 +116,17 @@ describe('downloadModel', () => {
     expect(modelFilesPresent(dir, MODEL, true)).toBe(false);
   });
 
+  it('names the network error, and gives up at once when names do not resolve (offline)', () => {
+    // Built by hand: a real lookup of an unknown name would ask a DNS server, and tests stay off the network.
+    const failure = (code: string) => Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error(code), { code }) });
+    const offline = explainFetchError(failure('ENOTFOUND'), 'https://huggingface.co/x/resolve/main/config.json');
+    expect(offline).toBeInstanceOf(PermanentError);
+    expect(offline.message).toBe('cannot reach huggingface.co (ENOTFOUND)');
+    const refused = explainFetchError(failure('ECONNRESET'), 'http://127.0.0.1:9/x');
+    expect(refused).not.toBeInstanceOf(PermanentError);
+    expect(refused.message).toBe('cannot reach 127.0.0.1:9 (ECONNRESET)');
+  });
+
   it('does not retry what the hub refuses (an unknown model)', async () => {
     await expect(downloadModel({ host: hub.url, model: 'acme/nope', modelDir: freshDir(), quantized: true, retryDelayMs: 1 })).rejects.toThrow(/answered 404/);
     expect(hub.requests).toHaveLength(1);
@@ -140,12 +159,12 @@ describe('createEmbedder on first start', () => {
   it('offline: one line saying why, then the lexical fallback that health reports', async () => {
     const log = lines();
     const embedder = await createEmbedder(
-      { ...base, model: MODEL, modelDir: freshDir(), modelHost: 'http://127.0.0.1:1', allowRemoteModels: true, allowLexicalFallback: true },
+      { ...base, model: MODEL, modelDir: freshDir(), modelHost: offlineHost, allowRemoteModels: true, allowLexicalFallback: true },
       log,
       { attempts: 2, retryDelayMs: 1, progress: logProgress(log) },
     );
     expect(embedder.provider).toBe('lexical');
-    expect(embedder.fallbackReason).toMatch(/Could not download embedding model acme\/tiny-bert from http:\/\/127\.0\.0\.1:1/);
+    expect(embedder.fallbackReason).toBe(`Could not download embedding model acme/tiny-bert from ${offlineHost}: cannot reach ${new URL(offlineHost).host} (ECONNREFUSED).`);
     const fallbackLines = log.out.filter((l) => /Falling back/.test(l.message));
     expect(fallbackLines).toHaveLength(1);
     expect(fallbackLines[0]!.message).not.toMatch(/\n/);
@@ -168,7 +187,7 @@ describe('createEmbedder on first start', () => {
     await expect(createEmbedder({ ...split, modelDir: freshDir(), allowRemoteModels: false })).rejects.toThrow(/not found.*model:download/);
     expect(hub.requests).toEqual([]);
     await expect(
-      createEmbedder({ ...split, modelHost: 'http://127.0.0.1:1', modelDir: freshDir(), allowRemoteModels: true }, undefined, { attempts: 1 }),
+      createEmbedder({ ...split, modelHost: offlineHost, modelDir: freshDir(), allowRemoteModels: true }, undefined, { attempts: 1 }),
     ).rejects.toThrow(/Could not download/);
   });
 });
