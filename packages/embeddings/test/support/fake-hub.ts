@@ -49,13 +49,15 @@ export async function startFakeHub(model: string, sourceDir: string): Promise<Fa
       return;
     }
     const slice = body.subarray(start);
+    const drop = hub.dropOnce.delete(file);
     res.writeHead(range ? 206 : 200, {
+      ...(drop ? { Connection: 'close' } : {}),
       ...headers,
       'Content-Type': 'application/octet-stream',
       'Content-Length': String(slice.length),
       ...(range ? { 'Content-Range': `bytes ${start}-${body.length - 1}/${body.length}` } : {}),
     });
-    if (hub.dropOnce.delete(file)) {
+    if (drop) {
       // FIN after the half, so the client surely holds those bytes when the body ends short.
       res.write(slice.subarray(0, slice.length >> 1), () => res.socket?.end());
       return;

@@ -92,7 +92,8 @@ describe('downloadModel', () => {
       expect.arrayContaining([`/${MODEL}/resolve/main/tokenizer.json`, expect.stringMatching(/^\/cdn\//)]),
     );
     expect(ranged.every((r) => /^bytes=[1-9]\d*-$/.test(r.range!))).toBe(true);
-    expect(log.out.filter((l) => l.level === 'warn').map((l) => l.meta?.file).sort()).toEqual(['onnx/model_quantized.onnx', 'tokenizer.json']);
+    // Each dropped file was retried (a retry may itself meet a connection the drop closed, and retry again).
+    expect(new Set(log.out.filter((l) => l.level === 'warn').map((l) => l.meta?.file))).toEqual(new Set(['onnx/model_quantized.onnx', 'tokenizer.json']));
   });
 
   it('resumes a .part left by an earlier run that was killed', async () => {
@@ -154,7 +155,8 @@ describe('createEmbedder on first start', () => {
     } finally {
       await wide.close();
     }
-  });
+    // Loads a 45 MB model.
+  }, 120_000);
 
   it('offline: one line saying why, then the lexical fallback that health reports', async () => {
     const log = lines();

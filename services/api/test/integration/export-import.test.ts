@@ -62,7 +62,8 @@ describe.each(BACKENDS)('export and import on %s', (_name, makeApp) => {
     ids.pattern = (await post(k, '/v1/patterns', { title: 'Outbox', description: 'Write events in the same transaction', tags: ['events'], source_project: 'atlas' })).id;
     await post(k, `/v1/patterns/${ids.pattern}/adopt`, { project: 'atlas' });
     ids.webhook = (await post(k, '/v1/webhooks', { url: 'https://example.com/hook', event_types: ['memory.created'], secret: 'a-long-webhook-secret-value' })).id;
-  });
+    // PGlite starts and migrates in WASM: slow on a loaded machine.
+  }, 120_000);
   afterAll(() => t.close());
 
   it('exports every kind of record, typed, one per line, without webhook secrets', async () => {
@@ -197,7 +198,7 @@ describe.each(BACKENDS)('export and import on %s', (_name, makeApp) => {
     const memories = (await exportOf(b.key, '')).filter((r) => r.type === 'memory');
     expect(memories).toHaveLength(600);
     expect(new Set(memories.map((r) => r.id)).size).toBe(600);
-  });
+  }, 120_000);
 
   it('gives people a Markdown document of the memories', async () => {
     const res = await t.request().get('/v1/export?format=markdown&agent=planner').set(bearer(a.key));
