@@ -11,3 +11,4 @@ export * from './dispatcher-process';
 export * from './https-receiver';
 export * from './canary';
 export * from './test-model';
+export * from './fake-hub';

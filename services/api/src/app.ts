@@ -17,9 +17,12 @@ import { decisionsRouter } from './routes/decisions/decisions.router';
 import { embedRouter } from './routes/embed/embed.router';
 import { entityGraphRouter } from './routes/entity-graph/entity-graph.router';
 import { entitiesRouter } from './routes/entities/entities.router';
+import { exportRouter } from './routes/export/export.router';
 import { healthRouter } from './routes/health/health.router';
+import { importRouter } from './routes/import/import.router';
 import { ingestionRouter } from './routes/ingestion/ingestion.router';
 import { memoriesRouter } from './routes/memories/memories.router';
+import { metricsRouter } from './routes/metrics/metrics.router';
 import { memoriesV2Router } from './routes/memories/memories-v2.router';
 import { memoryImportanceRouter } from './routes/memory-importance/memory-importance.router';
 import { patternSuggestionsRouter } from './routes/pattern-suggestions/pattern-suggestions.router';
@@ -52,6 +55,8 @@ export function createApp(ctx: AppContext): Express {
 
   // Everything below needs a valid key, checked before the body is even parsed.
   app.use(requireAuth);
+  // NDJSON streamed line by line: before the JSON body parser.
+  app.use(importRouter(ctx));
   app.use('/v1/memories/batch', jsonBody(BATCH_BODY_LIMIT));
   app.use(jsonBody(BODY_LIMIT));
   // Each router names the scope of each of its routes. The client-compat routers come first: their
@@ -76,6 +81,8 @@ export function createApp(ctx: AppContext): Express {
   app.use(contextRouter(ctx));
   // Read views the web console needs beyond the spec.
   app.use(currentKeyRouter(ctx), ingestionRouter(ctx));
+  app.use(metricsRouter(ctx));
+  app.use(exportRouter(ctx));
 
   app.use(notFoundRoute);
   app.use(errorHandler(ctx.logger));

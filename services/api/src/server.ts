@@ -1,6 +1,6 @@
 import { createLogger, loadConfig, runService } from '@ams/core';
 import { createDatabase, migrateLatest } from '@ams/db';
-import { createEmbedder } from '@ams/embeddings';
+import { createEmbedder, withQueryCache } from '@ams/embeddings';
 import { createApp } from './app';
 import type { AppContext } from './context';
 import { createHttpServer } from './http-server';
@@ -37,7 +37,7 @@ runService(SHUTDOWN_GRACE_MS, async () => {
   if (applied.length) logger.info('migrations applied', { migrations: applied });
   const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined;
 
-  const embedder = await createEmbedder(config.embedding, logger);
+  const embedder = withQueryCache(await createEmbedder(config.embedding, logger), { size: config.embedding.queryCacheSize });
   logger.info('embedder ready', { provider: embedder.provider, model: embedder.model, dimensions: embedder.dimensions });
 
   const webhooks = createWebhookDispatch(config, db, logger);
