@@ -31,8 +31,16 @@ export interface Config {
     provider: EmbeddingProvider;
     model: string;
     modelDir: string;
+    /**
+     * May fetch a missing model from modelHost into modelDir: EMBEDDING_ALLOW_REMOTE_MODELS, by
+     * default true in embedded mode (first start downloads it) and false in split mode (fail fast).
+     */
     allowRemoteModels: boolean;
+    /** The model hub (Hugging Face's layout: <host>/<model>/resolve/main/<file>). */
+    modelHost: string;
     quantized: boolean;
+    /** Query embeddings kept per process (LRU over model + text); 0 turns the cache off. */
+    queryCacheSize: number;
     /** Embedded mode may fall back to the lexical embedder when the model files are absent. */
     allowLexicalFallback: boolean;
   };
@@ -95,7 +103,9 @@ const schema = Joi.object({
   EMBEDDING_PROVIDER: Joi.string().valid('transformers', 'lexical').default('transformers'),
   EMBEDDING_MODEL: Joi.string().default('Xenova/all-MiniLM-L6-v2'),
   MODEL_DIR: Joi.string().default('./models'),
-  EMBEDDING_ALLOW_REMOTE_MODELS: Joi.boolean().default(false),
+  EMBEDDING_ALLOW_REMOTE_MODELS: Joi.boolean(),
+  EMBEDDING_MODEL_HOST: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://huggingface.co'),
+  EMBEDDING_QUERY_CACHE_SIZE: Joi.number().integer().min(0).max(1_000_000).default(1_000),
   EMBEDDING_QUANTIZED: Joi.boolean().default(true),
   EMBEDDING_WORKER_CONCURRENCY: Joi.number().integer().min(1).max(64).default(2),
   EMBEDDING_BATCH_SIZE: Joi.number().integer().min(1).max(256).default(32),
@@ -167,8 +177,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       provider: v.EMBEDDING_PROVIDER,
       model: v.EMBEDDING_MODEL,
       modelDir: v.MODEL_DIR,
-      allowRemoteModels: v.EMBEDDING_ALLOW_REMOTE_MODELS,
+      allowRemoteModels: v.EMBEDDING_ALLOW_REMOTE_MODELS ?? mode === 'embedded',
+      modelHost: v.EMBEDDING_MODEL_HOST,
       quantized: v.EMBEDDING_QUANTIZED,
+      queryCacheSize: v.EMBEDDING_QUERY_CACHE_SIZE,
       allowLexicalFallback: mode === 'embedded',
     },
     embeddingWorker: {

@@ -23,3 +23,6 @@ export * from './repositories/project-relationships.repository';
 export * from './repositories/usage.repository';
 export * from './repositories/entity-graph.repository';
 export * from './seal-webhook-secrets';
+export * from './repositories/memory-status-counts.repository';
+export * from './repositories/export.repository';
+export * from './repositories/import.repository';

@@ -6,6 +6,8 @@ export interface Embedder {
   /** Stored with every vector; search compares only vectors of the current model. */
   readonly model: string;
   readonly dimensions: number;
+  /** Why a lexical embedder stands in for the configured model, when it does. */
+  readonly fallbackReason?: string;
   /** One vector per text, L2-normalised, in input order. */
   embed(texts: string[]): Promise<Float32Array[]>;
 }

@@ -4,3 +4,6 @@ export * from './lexical-embedder';
 export * from './transformers-embedder';
 export * from './create-embedder';
 export * from './embed-text';
+export * from './download/download-model';
+export * from './download/progress';
+export * from './query-cache';

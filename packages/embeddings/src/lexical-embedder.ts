@@ -29,6 +29,9 @@ export class LexicalEmbedder implements Embedder {
   readonly model = 'lexical-hash-v1';
   readonly dimensions = EMBEDDING_DIMENSIONS;
 
+  /** Set when this embedder stands in for a model that could not be loaded (health shows it). */
+  constructor(readonly fallbackReason?: string) {}
+
   async embed(texts: string[]): Promise<Float32Array[]> {
     return texts.map((t) => this.embedOne(t));
   }

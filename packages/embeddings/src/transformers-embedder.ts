@@ -7,6 +7,8 @@ export interface TransformersOptions {
   modelDir: string;
   allowRemoteModels: boolean;
   quantized: boolean;
+  /** Where transformers.js itself would fetch from when remote loading is on (default: the hub). */
+  modelHost?: string;
 }
 
 type FeatureExtractor = (
@@ -59,7 +61,7 @@ export class TransformersEmbedder implements Embedder {
   }
 
   private async loadModel(): Promise<FeatureExtractor> {
-    const { model, modelDir, allowRemoteModels, quantized } = this.options;
+    const { model, modelDir, allowRemoteModels, quantized, modelHost } = this.options;
     if (!allowRemoteModels && !modelFilesPresent(modelDir, model, quantized)) {
       throw new Error(missingModelMessage(modelDir, model, quantized));
     }
@@ -68,6 +70,7 @@ export class TransformersEmbedder implements Embedder {
     transformers.env.allowLocalModels = true;
     transformers.env.allowRemoteModels = allowRemoteModels;
     transformers.env.cacheDir = path.resolve(modelDir);
+    if (modelHost) transformers.env.remoteHost = `${modelHost.replace(/\/+$/, '')}/`;
     const extractor = (await transformers.pipeline('feature-extraction', model, { quantized })) as unknown as FeatureExtractor;
     const [probe] = await this.run(extractor, ['dimension probe']);
     this.dimensions = probe!.length;

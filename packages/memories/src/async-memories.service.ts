@@ -15,6 +15,7 @@ export function presentStatus(row: MemoryRow) {
     updated_at: toUnixSeconds(row.updated_at)!,
     error: row.embedding_error,
     duplicate_of: row.duplicate_of,
+    model: row.embedding_model,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Cursor, MetadataCondition } from '@ams/db';
-import type { MemoryType, SearchMode, SearchScope, Tier, Visibility } from './vocabulary';
+import type { EmbeddingStatus, MemoryType, SearchMode, SearchScope, Tier, Visibility } from './vocabulary';
 
 /**
  * What the memory domain takes, already validated (and defaulted) by the caller: the route schemas
@@ -49,6 +49,13 @@ export interface PatchMemoryInput {
 export interface ListMemoriesInput {
   agent_id?: string;
   memory_type?: MemoryType;
+  // Beyond the spec, for the console.
+  tier?: Tier;
+  session_id?: string;
+  project_id?: string;
+  archived?: boolean;
+  visibility?: Visibility;
+  embedding_status?: EmbeddingStatus;
   limit: number;
   offset: number;
   cursor?: Cursor;

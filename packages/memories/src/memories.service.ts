@@ -57,7 +57,17 @@ export async function getMemory(deps: Pick<MemoryDeps, 'db'>, caller: Caller, id
 export async function listMemories(deps: Pick<MemoryDeps, 'db'>, caller: Caller, query: ListMemoriesInput) {
   const agent = await resolveAgentForRead(deps.db, caller, query.agent_id);
   if (agent === 'none') return { hasMore: false, nextCursor: null, totalCount: 0, data: [] };
-  const page = await memoriesRepository.list(deps.db, caller.accountId, { agentId: agent, memoryType: query.memory_type }, query);
+  const filters = {
+    agentId: agent,
+    memoryType: query.memory_type,
+    tier: query.tier,
+    sessionId: query.session_id,
+    projectId: query.project_id,
+    archived: query.archived,
+    visibility: query.visibility,
+    embeddingStatus: query.embedding_status,
+  };
+  const page = await memoriesRepository.list(deps.db, caller.accountId, filters, query);
   const entities = await entitiesOf(deps.db, caller.accountId, page.rows);
   return { ...page, data: page.rows.map((r) => presentMemorySummary(r, entities.get(r.id) ?? [])) };
 }

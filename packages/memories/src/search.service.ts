@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Candidate, Db, entitiesRepository, memoriesRepository, MemoryRow, SearchFilters, searchEventsRepository } from '@ams/db';
-import { cosineSimilarity, Embedder, toPgVector } from '@ams/embeddings';
+import { cosineSimilarity, Embedder, embedQuery, toPgVector } from '@ams/embeddings';
 import { compressToQuery, splitSentences } from '@ams/text';
 import { resolveAgentForRead } from './agent-ref';
 import type { Caller, MemoryDeps } from './deps';
@@ -29,8 +29,9 @@ async function rank({ db, embedder }: SearchDeps, f: SearchFilters, body: Search
     const hits = await memoriesRepository.keywordCandidates(db, f, body.query, body.limit);
     return { scored: hits.map((c) => ({ ...c, breakdown: { keyword: c.score } })), evaluated: hits.length };
   }
-  const [queryVector] = await embedder.embed([body.query]);
-  const vector = toPgVector(queryVector!);
+  // A repeated query skips the model when the embedder caches queries (the API's does).
+  const queryVector = await embedQuery(embedder, body.query);
+  const vector = toPgVector(queryVector);
   if (body.search_mode === 'semantic') {
     const hits = await memoriesRepository.semanticCandidates(db, f, vector, body.limit);
     return { scored: hits.map((c) => ({ ...c, breakdown: { semantic: c.score } })), evaluated: hits.length, queryVector };
@@ -88,7 +89,7 @@ export async function searchMemories(deps: SearchDeps, caller: Caller, body: Sea
   const kept = scored.filter((s) => s.score >= body.min_score).slice(0, body.limit);
   const rows = await memoriesRepository.findLiveByIds(db, caller.accountId, kept.map((s) => s.id));
   const entities = await entitiesRepository.entitiesForMemories(db, caller.accountId, kept.map((s) => s.id));
-  const vectorForCompress = body.compress ? (queryVector ?? (await deps.embedder.embed([body.query]))[0]!) : undefined;
+  const vectorForCompress = body.compress ? (queryVector ?? (await embedQuery(deps.embedder, body.query))) : undefined;
   const compressed = vectorForCompress
     ? await compress(deps.embedder, rows, vectorForCompress, body.max_context_tokens ?? DEFAULT_COMPRESS_TOKENS)
     : undefined;

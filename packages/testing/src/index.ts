@@ -12,3 +12,4 @@ export * from './https-receiver';
 export * from './canary';
 export * from './test-model';
 export * from './joi-arbitrary';
+export * from './fake-hub';

@@ -12,14 +12,20 @@ import { safeUrl } from './middleware/safe-input';
 import { agentsRouter } from './routes/agents/agents.router';
 import { apiKeysRouter } from './routes/api-keys/api-keys.router';
 import { authRouter } from './routes/auth/auth.router';
+import { currentKeyRouter } from './routes/auth/current-key.router';
 import { compatRouter } from './routes/compat/compat.router';
+import { consoleRouter } from './routes/console/console.router';
 import { contextRouter } from './routes/context/context.router';
 import { decisionsRouter } from './routes/decisions/decisions.router';
 import { embedRouter } from './routes/embed/embed.router';
 import { entityGraphRouter } from './routes/entity-graph/entity-graph.router';
 import { entitiesRouter } from './routes/entities/entities.router';
+import { exportRouter } from './routes/export/export.router';
 import { healthRouter } from './routes/health/health.router';
+import { importRouter } from './routes/import/import.router';
+import { ingestionRouter } from './routes/ingestion/ingestion.router';
 import { memoriesRouter } from './routes/memories/memories.router';
+import { metricsRouter } from './routes/metrics/metrics.router';
 import { memoriesV2Router } from './routes/memories/memories-v2.router';
 import { memoryImportanceRouter } from './routes/memory-importance/memory-importance.router';
 import { patternSuggestionsRouter } from './routes/pattern-suggestions/pattern-suggestions.router';
@@ -45,6 +51,7 @@ export function createApp(ctx: AppContext): Express {
   // app.locals.load: what the process carries now (tests and diagnostics read it).
   app.locals.load = new LoadGauge(ctx);
   app.use(backpressure(ctx, app.locals.load as LoadGauge));
+  app.use(consoleRouter(ctx)); // the web console's static files, before auth and rate limits
   app.use(identifyCaller(ctx));
   app.use(apiRateLimit(ctx.config.rateLimit.perMinute, ctx.config.rateLimit.unauthenticatedPerMinute, limits));
   app.use(answerOptions(app));
@@ -56,6 +63,8 @@ export function createApp(ctx: AppContext): Express {
   // Everything below needs a valid key, checked before the body is even parsed.
   app.use(requireAuth);
   app.use(safeUrl);
+  // NDJSON streamed line by line: before the JSON body parser.
+  app.use(importRouter(ctx));
   app.use('/v1/memories/batch', jsonBody(BATCH_BODY_LIMIT));
   app.use(jsonBody(BODY_LIMIT));
   app.use(skipAbandonedReads);
@@ -79,6 +88,10 @@ export function createApp(ctx: AppContext): Express {
   app.use(patternsRouter(ctx));
   app.use(webhooksRouter(ctx));
   app.use(contextRouter(ctx));
+  // Read views the web console needs beyond the spec.
+  app.use(currentKeyRouter(ctx), ingestionRouter(ctx));
+  app.use(metricsRouter(ctx));
+  app.use(exportRouter(ctx));
 
   app.use(notFoundRoute);
   app.use(errorHandler(ctx.logger));

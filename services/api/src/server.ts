@@ -1,6 +1,6 @@
 import { createLogger, loadConfig, runService, secretBoxFor } from '@ams/core';
 import { createDatabase, migrateLatest, sealWebhookSecrets } from '@ams/db';
-import { createEmbedder } from '@ams/embeddings';
+import { createEmbedder, withQueryCache } from '@ams/embeddings';
 import { createApp } from './app';
 import type { AppContext } from './context';
 import { announceBootstrapKey } from './lib/bootstrap-key-output';
@@ -23,7 +23,7 @@ runService(SHUTDOWN_GRACE_MS, async () => {
   if (sealed) logger.info('webhook secrets sealed with the current key', { webhooks: sealed });
   const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined;
 
-  const embedder = await createEmbedder(config.embedding, logger);
+  const embedder = withQueryCache(await createEmbedder(config.embedding, logger), { size: config.embedding.queryCacheSize });
   logger.info('embedder ready', { provider: embedder.provider, model: embedder.model, dimensions: embedder.dimensions });
 
   const webhooks = createWebhookDispatch(config, db, logger);

@@ -22,6 +22,14 @@ describe('loadConfig', () => {
     expect(c.embedding.allowLexicalFallback).toBe(false);
   });
 
+  it('downloads a missing model by default in embedded mode only; EMBEDDING_ALLOW_REMOTE_MODELS decides either way', () => {
+    expect(loadConfig({}).embedding).toMatchObject({ allowRemoteModels: true, modelHost: 'https://huggingface.co', queryCacheSize: 1000 });
+    expect(loadConfig({ EMBEDDING_ALLOW_REMOTE_MODELS: 'false' }).embedding.allowRemoteModels).toBe(false);
+    const split = { DATABASE_URL: 'postgres://u@db:5432/ams' };
+    expect(loadConfig(split).embedding.allowRemoteModels).toBe(false);
+    expect(loadConfig({ ...split, EMBEDDING_ALLOW_REMOTE_MODELS: 'true' }).embedding.allowRemoteModels).toBe(true);
+  });
+
   it('uses queues only with a database server: an embedded store keeps its workers in the API process', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u@db:5432/ams', REDIS_URL: 'redis://redis:6379' }).queueUrl).toBe('redis://redis:6379');
     expect(loadConfig({ REDIS_URL: 'redis://redis:6379' })).toMatchObject({ mode: 'embedded', redisUrl: 'redis://redis:6379', queueUrl: undefined });
@@ -36,6 +44,8 @@ describe('loadConfig', () => {
     [{ EMBEDDING_RETRY_BASE_MS: '-1' }, 'EMBEDDING_RETRY_BASE_MS'],
     [{ EMBEDDING_BATCH_TIMEOUT_MS: '999' }, 'EMBEDDING_BATCH_TIMEOUT_MS'],
     [{ EMBEDDING_WORKER_METRICS_PORT: '70000' }, 'EMBEDDING_WORKER_METRICS_PORT'],
+    [{ EMBEDDING_MODEL_HOST: 'ftp://hub' }, 'EMBEDDING_MODEL_HOST'],
+    [{ EMBEDDING_QUERY_CACHE_SIZE: '-1' }, 'EMBEDDING_QUERY_CACHE_SIZE'],
   ])('rejects the embedding worker setting %p', (env, name) => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name}:`));
   });

@@ -1,5 +1,21 @@
 import type { Knex } from 'knex';
 
+export interface GraphMemoryRow {
+  memory_id: string;
+  agent_id: string;
+  content: string;
+  relationship: string;
+  relevance_score: number;
+  created_at: Date;
+}
+
+export interface GraphNeighbourRow {
+  id: string;
+  name: string;
+  entity_type: string;
+  shared_memories: number;
+}
+
 export interface EntityNeighbour {
   id: string;
   name: string;
@@ -50,18 +66,60 @@ export const entityGraphRepository = {
     };
   },
 
-  /** Live memories linked to the entity (private ones only; of `agentId` when given), newest first. */
-  async memoriesOf(db: Knex, accountId: string, entityId: string, opts: { limit: number; agentId?: string | null }) {
+  /**
+   * Live memories linked to the entity (of `agentId`, when given): by link relevance, or newest first.
+   * `privateOnly` leaves confidential memories out. One row per link (a memory linked twice under two
+   * relationships appears twice).
+   */
+  async memoriesOf(
+    db: Knex,
+    accountId: string,
+    entityId: string,
+    o: { agentId?: string | null; limit: number; privateOnly?: boolean; order: 'relevance' | 'recent' },
+  ): Promise<GraphMemoryRow[]> {
     const q = db('entity_memory_links as l')
-      .join('memories as m', function joinMemory() {
+      .join('memories as m', function joinMemories() {
         this.on('m.account_id', 'l.account_id').andOn('m.id', 'l.memory_id');
       })
-      .where({ 'l.account_id': accountId, 'l.entity_id': entityId, 'm.visibility': 'private' })
+      .where({ 'l.account_id': accountId, 'l.entity_id': entityId })
       .whereNull('m.deleted_at')
-      .distinct('m.id', 'm.content', 'l.relationship', 'm.created_at')
-      .orderBy([{ column: 'm.created_at', order: 'desc' }, { column: 'm.id', order: 'desc' }])
-      .limit(opts.limit);
-    if (opts.agentId) q.where('m.agent_id', opts.agentId);
-    return q as Promise<Array<{ id: string; content: string; relationship: string; created_at: Date }>>;
+      .select('l.memory_id', 'm.agent_id', 'm.content', 'l.relationship', 'l.relevance_score', 'm.created_at')
+      .orderBy(
+        o.order === 'relevance'
+          ? [{ column: 'l.relevance_score', order: 'desc' }, { column: 'm.created_at', order: 'desc' }, { column: 'm.id', order: 'desc' }]
+          : [{ column: 'm.created_at', order: 'desc' }, { column: 'm.id', order: 'desc' }],
+      )
+      .limit(o.limit);
+    if (o.agentId) q.where('m.agent_id', o.agentId);
+    if (o.privateOnly) q.where('m.visibility', 'private');
+    const rows: GraphMemoryRow[] = await q;
+    return rows.map((r) => ({ ...r, relevance_score: Number(r.relevance_score) }));
+  },
+
+  /**
+   * The entities co-mentioned with this one (linked to the same live memories), strongest first with
+   * how many memories they share: the one-hop view of the console's graph page.
+   */
+  async coMentioned(db: Knex, accountId: string, entityId: string, o: { agentId: string | null; limit: number }): Promise<GraphNeighbourRow[]> {
+    const q = db('entity_memory_links as l')
+      .join('memories as m', function joinMemories() {
+        this.on('m.account_id', 'l.account_id').andOn('m.id', 'l.memory_id');
+      })
+      .join('entity_memory_links as other', function joinOther() {
+        this.on('other.account_id', 'l.account_id').andOn('other.memory_id', 'l.memory_id').andOn('other.entity_id', '<>', 'l.entity_id');
+      })
+      .join('entities as e', function joinEntities() {
+        this.on('e.account_id', 'other.account_id').andOn('e.id', 'other.entity_id');
+      })
+      .where({ 'l.account_id': accountId, 'l.entity_id': entityId })
+      .whereNull('m.deleted_at')
+      .whereNull('e.deleted_at')
+      .groupBy('e.id', 'e.name', 'e.entity_type')
+      .select('e.id', 'e.name', 'e.entity_type', db.raw('count(DISTINCT l.memory_id) AS shared_memories'))
+      .orderBy([{ column: 'shared_memories', order: 'desc' }, { column: 'e.name' }])
+      .limit(o.limit);
+    if (o.agentId) q.where('m.agent_id', o.agentId);
+    const rows: GraphNeighbourRow[] = await q;
+    return rows.map((r) => ({ ...r, shared_memories: Number(r.shared_memories) }));
   },
 };

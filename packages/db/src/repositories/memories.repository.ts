@@ -34,6 +34,17 @@ export interface MemoryRow {
   deleted_at: Date | null;
 }
 
+export interface MemoryListFilters {
+  agentId?: string | null;
+  memoryType?: string;
+  tier?: string;
+  sessionId?: string;
+  projectId?: string;
+  archived?: boolean;
+  visibility?: string;
+  embeddingStatus?: string;
+}
+
 export const MEMORY_COLUMNS = [
   'account_id', 'id', 'agent_id', 'content', 'metadata', 'memory_type', 'visibility', 'importance', 'tier',
   'tier_explicit', 'archived', 'session_id', 'project_id', 'client_id', 'embedding_model', 'embedding_status',
@@ -230,12 +241,18 @@ export const memoriesRepository = {
   async list(
     db: Knex,
     accountId: string,
-    filters: { agentId?: string | null; memoryType?: string },
+    filters: MemoryListFilters,
     page: PageParams,
   ): Promise<Page<MemoryRow>> {
     const q = db('memories').where('memories.account_id', accountId).whereNull('memories.deleted_at');
     if (filters.agentId) q.where('memories.agent_id', filters.agentId);
     if (filters.memoryType) q.where('memories.memory_type', filters.memoryType);
+    if (filters.tier) q.where('memories.tier', filters.tier);
+    if (filters.sessionId) q.where('memories.session_id', filters.sessionId);
+    if (filters.projectId) q.where('memories.project_id', filters.projectId);
+    if (filters.archived !== undefined) q.where('memories.archived', filters.archived);
+    if (filters.visibility) q.where('memories.visibility', filters.visibility);
+    if (filters.embeddingStatus) q.where('memories.embedding_status', filters.embeddingStatus);
     const result = await paginate<MemoryRow & { embedding?: unknown; content_tsv?: unknown }>(q, 'memories', page);
     return { ...result, rows: result.rows.map(({ embedding: _e, content_tsv: _t, ...row }) => row as MemoryRow) };
   },

@@ -1,32 +1,28 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '@ams/core';
+import { downloadModel } from '../download/download-model';
+import { progressFor } from '../download/progress';
 
-const FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model_quantized.onnx', 'onnx/model.onnx'];
+const consoleLogger = {
+  info: (message: string, meta?: Record<string, unknown>) => console.log(message, meta ? JSON.stringify(meta) : ''),
+  warn: (message: string, meta?: Record<string, unknown>) => console.warn(message, meta ? JSON.stringify(meta) : ''),
+};
 
 /**
- * `npm run model:download`: fetches EMBEDDING_MODEL's files from the Hugging Face hub into
- * MODEL_DIR/<model>/, skipping files already present. Needs internet; run it once, then copy
- * MODEL_DIR to machines without it.
+ * `npm run model:download`: fetches EMBEDDING_MODEL's files from EMBEDDING_MODEL_HOST into
+ * MODEL_DIR/<model>/ (verified, atomic, resumable), skipping files already present. The API does
+ * the same on its first start in embedded mode; this is for images and offline machines.
  */
 async function main(): Promise<void> {
   const { embedding } = loadConfig();
-  const target = path.resolve(embedding.modelDir, embedding.model);
-  for (const file of FILES) {
-    const dest = path.join(target, file);
-    if (fs.existsSync(dest)) {
-      console.log(`present  ${file}`);
-      continue;
-    }
-    const url = `https://huggingface.co/${embedding.model}/resolve/main/${file}`;
-    const res = await fetch(url);
-    if (!res.ok) throw new Error(`GET ${url} answered ${res.status}`);
-    fs.mkdirSync(path.dirname(dest), { recursive: true });
-    fs.writeFileSync(`${dest}.part`, Buffer.from(await res.arrayBuffer()));
-    fs.renameSync(`${dest}.part`, dest);
-    console.log(`fetched  ${file}`);
-  }
-  console.log(`Model ready in ${target}`);
+  const { fetched, present } = await downloadModel({
+    host: embedding.modelHost,
+    model: embedding.model,
+    modelDir: embedding.modelDir,
+    quantized: embedding.quantized,
+    progress: progressFor(consoleLogger),
+  });
+  console.log(`Model ready in ${path.resolve(embedding.modelDir, embedding.model)} (${fetched.length} fetched, ${present.length} already present)`);
 }
 
 main().catch((err) => {

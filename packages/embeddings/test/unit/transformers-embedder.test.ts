@@ -44,7 +44,7 @@ describe('TransformersEmbedder', () => {
 });
 
 describe('createEmbedder', () => {
-  const base = { model: 'Xenova/all-MiniLM-L6-v2', allowRemoteModels: false, quantized: true };
+  const base = { model: 'Xenova/all-MiniLM-L6-v2', allowRemoteModels: false, modelHost: 'http://127.0.0.1:1', quantized: true };
   const empty = absentDir;
 
   it('gives the lexical embedder when asked', async () => {
@@ -53,7 +53,7 @@ describe('createEmbedder', () => {
 
   it('falls back to lexical with a warning where allowed (embedded mode)', async () => {
     const warnings: string[] = [];
-    const e = await createEmbedder({ ...base, provider: 'transformers', modelDir: empty(), allowLexicalFallback: true }, { warn: (m) => warnings.push(m) });
+    const e = await createEmbedder({ ...base, provider: 'transformers', modelDir: empty(), allowLexicalFallback: true }, { info: () => undefined, warn: (m) => warnings.push(m) });
     expect(e.provider).toBe('lexical');
     expect(warnings[0]).toMatch(/not found.*Falling back to the lexical embedder/);
   });

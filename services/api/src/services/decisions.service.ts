@@ -57,7 +57,7 @@ export function presentDecision(row: DecisionRow) {
   };
 }
 
-const decisionText = (d: { title: string; rationale: string }) => `${d.title}\n${d.rationale}`;
+export const decisionText = (d: { title: string; rationale: string }) => `${d.title}\n${d.rationale}`;
 
 async function requireSession(ctx: AppContext, accountId: string, id: string | undefined): Promise<string | null> {
   if (!id) return null;

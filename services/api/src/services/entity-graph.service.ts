@@ -1,10 +1,13 @@
-import { ApiError, toUnixSeconds } from '@ams/core';
+import { ApiError, toIso, toUnixSeconds } from '@ams/core';
 import { entitiesRepository, entityGraphRepository } from '@ams/db';
 import type { AppContext, AuthContext } from '../context';
+import { presentEntity } from './entities.service';
 
 const NEIGHBOURHOOD_MEMORIES = 20;
 /** Two entities linked to the same memory are neighbours; the edge carries this label. */
 const CO_OCCURRENCE = 'co_occurs_with';
+const GRAPH_LIMIT = 50;
+const PREVIEW_CHARS = 280;
 
 /**
  * GET /v1/entities/{id}/neighborhood (client-compat §3.6): the entities reachable within `depth`
@@ -17,7 +20,7 @@ export async function entityNeighbourhood(ctx: AppContext, auth: AuthContext, id
   const scope = { agentId: auth.agentId };
   const [walk, memories] = await Promise.all([
     entityGraphRepository.neighbours(ctx.db.knex, auth.accountId, id, { maxDepth: q.depth, limit: q.max_neighbors, ...scope }),
-    entityGraphRepository.memoriesOf(ctx.db.knex, auth.accountId, id, { limit: NEIGHBOURHOOD_MEMORIES, ...scope }),
+    entityGraphRepository.memoriesOf(ctx.db.knex, auth.accountId, id, { limit: NEIGHBOURHOOD_MEMORIES, privateOnly: true, order: 'recent', ...scope }),
   ]);
   return {
     entity: { id: entity.id, name: entity.name, type: entity.entity_type, entity_type: entity.entity_type },
@@ -31,6 +34,32 @@ export async function entityNeighbourhood(ctx: AppContext, auth: AuthContext, id
     })),
     total_neighbors: walk.total,
     depth: q.depth,
-    memories: memories.map((m) => ({ id: m.id, content: m.content, relationship: m.relationship, created_at: toUnixSeconds(m.created_at)! })),
+    memories: memories.map((m) => ({ id: m.memory_id, content: m.content, relationship: m.relationship, created_at: toUnixSeconds(m.created_at)! })),
+  };
+}
+
+/** GET /v1/entities/{id}/graph: an entity, the memories linked to it and the entities those memories also mention (the console's graph view). */
+export async function entityGraph(ctx: AppContext, auth: AuthContext, id: string) {
+  const row = await entitiesRepository.findLive(ctx.db.knex, auth.accountId, id);
+  if (!row) throw ApiError.notFound('Entity');
+  const scope = { agentId: auth.agentId, limit: GRAPH_LIMIT };
+  const [counts, memories, neighbours] = await Promise.all([
+    entitiesRepository.countsFor(ctx.db.knex, auth.accountId, [id]),
+    entityGraphRepository.memoriesOf(ctx.db.knex, auth.accountId, id, { ...scope, order: 'relevance' }),
+    entityGraphRepository.coMentioned(ctx.db.knex, auth.accountId, id, scope),
+  ]);
+  return {
+    object: 'entity_graph' as const,
+    entity: presentEntity(row, counts.get(id)),
+    memories: memories.map((m) => ({
+      memory_id: m.memory_id,
+      agent_id: m.agent_id,
+      // Code points, not UTF-16 units: a preview never ends in half a character.
+      content_preview: Array.from(m.content).slice(0, PREVIEW_CHARS).join(''),
+      relationship: m.relationship,
+      relevance_score: Math.round(m.relevance_score * 1e4) / 1e4,
+      created_at: toIso(m.created_at)!,
+    })),
+    neighbours: neighbours.map((n) => ({ id: n.id, name: n.name, entity_type: n.entity_type, shared_memories: n.shared_memories })),
   };
 }

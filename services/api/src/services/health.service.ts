@@ -30,7 +30,12 @@ export async function checkHealth(ctx: AppContext) {
     mode: ctx.config.mode,
     database,
     redis,
-    embedding: { provider: ctx.embedder.provider, model: ctx.embedder.model, dimensions: ctx.embedder.dimensions },
+    embedding: {
+      provider: ctx.embedder.provider,
+      model: ctx.embedder.model,
+      dimensions: ctx.embedder.dimensions,
+      ...(ctx.embedder.fallbackReason ? { fallback: true, fallback_reason: ctx.embedder.fallbackReason } : {}),
+    },
     // Members existing clients require (client-compat §4 H1); integers where they expect integers.
     api_version: API_VERSION,
     environment: ctx.config.nodeEnv,

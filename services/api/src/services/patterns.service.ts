@@ -37,7 +37,7 @@ export function presentPattern(row: PatternRow) {
   };
 }
 
-const patternText = (p: { title: string; description: string }) => `${p.title}\n${p.description}`;
+export const patternText = (p: { title: string; description: string }) => `${p.title}\n${p.description}`;
 
 async function projectBySlug(ctx: AppContext, accountId: string, slug: string) {
   const project = await projectsRepository.findLiveBySlug(ctx.db.knex, accountId, slug);

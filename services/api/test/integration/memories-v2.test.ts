@@ -25,7 +25,7 @@ describe('v2 memories', () => {
       const search = await t.request().post('/v1/memories/search').set(bearer(acct.key)).send({ query: 'lighthouses', agent_id: 'v2' });
       expect(search.body.data[0].memory.id).toBe(res.body.id);
       const status = await t.request().get(`/v2/memories/${res.body.id}/status`).set(bearer(acct.key));
-      expect(status.body).toEqual({ id: res.body.id, status: 'ready', created_at: expect.any(Number), updated_at: expect.any(Number), error: null, duplicate_of: null });
+      expect(status.body).toEqual({ id: res.body.id, status: 'ready', created_at: expect.any(Number), updated_at: expect.any(Number), error: null, duplicate_of: null, model: t.ctx.embedder.model });
     });
 
     it('stores every v1 field', async () => {

@@ -5,6 +5,7 @@ import {
   BatchItemInput,
   CreateMemoryInput,
   CreateMemoryV2Input,
+  EMBEDDING_STATUSES,
   ListMemoriesInput,
   MEMORY_TYPES,
   PatchMemoryInput,
@@ -102,6 +103,13 @@ export const listMemoriesQuery = Joi.object<ListMemoriesQuery>({
   ...pagination,
   agent_id: agentRef,
   memory_type: Joi.string().valid(...MEMORY_TYPES),
+  // Beyond the spec, for the console: the search filters, plus embedding status (failed embeddings).
+  tier: Joi.string().valid(...TIERS),
+  session_id: uuid,
+  project_id: uuid,
+  archived: Joi.boolean(),
+  visibility: Joi.string().valid(...VISIBILITIES),
+  embedding_status: Joi.string().valid(...EMBEDDING_STATUSES),
 });
 
 /** $in/$nin lists beyond this are refused (422): a filter is not a bulk lookup. */

@@ -1,0 +1,155 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { ListPage, Memory } from '../api/types';
+import { MEMORY_TYPES, TIERS } from '../api/types';
+import { AgentSelect, ProjectSelect, useAgentNames } from '../components/pickers';
+import { ago, preview } from '../components/format';
+import { Empty, ErrorPanel, Loading } from '../components/states';
+import { Badge, Field, PageHeader, StatusBadge } from '../components/ui';
+import { href, navigate } from '../router';
+import { useSession } from '../session';
+import { asFailure } from '../use-resource';
+import type { ApiFailure } from '../api/client';
+
+export const FILTER_KEYS = ['agent_id', 'memory_type', 'tier', 'session_id', 'project_id', 'archived', 'visibility', 'embedding_status'] as const;
+type Filters = Partial<Record<(typeof FILTER_KEYS)[number], string>>;
+
+/** The memory list: filters live in the URL (shareable, back-button friendly); pages follow next_cursor. */
+export function MemoriesPage({ query }: { query: URLSearchParams }) {
+  const { api } = useSession();
+  const filters: Filters = Object.fromEntries(FILTER_KEYS.map((k) => [k, query.get(k) ?? '']));
+  const filterKey = FILTER_KEYS.map((k) => filters[k]).join('|');
+  const [items, setItems] = useState<Memory[]>([]);
+  const [page, setPage] = useState<{ cursor: string | null; total: number } | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<ApiFailure | null>(null);
+  const agentName = useAgentNames();
+
+  const load = async (cursor: string | null) => {
+    setLoading(true);
+    setError(null);
+    try {
+      const res = await api.get<ListPage<Memory>>('/v1/memories', { ...filters, limit: 25, cursor });
+      setItems((prev) => (cursor ? [...prev, ...res.data] : res.data));
+      setPage({ cursor: res.has_more ? res.next_cursor : null, total: res.total_count });
+    } catch (err) {
+      setError(asFailure(err));
+    } finally {
+      setLoading(false);
+    }
+  };
+  useEffect(() => {
+    setItems([]);
+    setPage(null);
+    void load(null);
+  }, [filterKey]);
+
+  const set = (k: keyof Filters, v: string) => navigate('/memories', { ...filters, [k]: v });
+  const active = FILTER_KEYS.filter((k) => filters[k]).length;
+
+  return (
+    <>
+      <PageHeader title="Memories" subtitle={page ? `${page.total.toLocaleString()} memor${page.total === 1 ? 'y' : 'ies'}${active ? ' match the filters' : ''}` : 'What your agents have stored'} />
+      <form class="filters" aria-label="Filter memories" onSubmit={(e) => e.preventDefault()}>
+        <Field label="Agent">
+          <AgentSelect value={filters.agent_id ?? ''} onChange={(v) => set('agent_id', v)} />
+        </Field>
+        <Field label="Type">
+          <select value={filters.memory_type} onChange={(e) => set('memory_type', (e.target as HTMLSelectElement).value)}>
+            <option value="">Any type</option>
+            {MEMORY_TYPES.map((t) => <option key={t} value={t}>{t.replace('_', ' ')}</option>)}
+          </select>
+        </Field>
+        <Field label="Tier">
+          <select value={filters.tier} onChange={(e) => set('tier', (e.target as HTMLSelectElement).value)}>
+            <option value="">Any tier</option>
+            {TIERS.map((t) => <option key={t} value={t}>{t}</option>)}
+          </select>
+        </Field>
+        <Field label="Project">
+          <ProjectSelect value={filters.project_id ?? ''} onChange={(v) => set('project_id', v)} />
+        </Field>
+        <Field label="Session ID">
+          <input
+            type="text"
+            placeholder="session UUID"
+            value={filters.session_id}
+            onChange={(e) => set('session_id', (e.target as HTMLInputElement).value.trim())}
+          />
+        </Field>
+        <Field label="Archived">
+          <select value={filters.archived} onChange={(e) => set('archived', (e.target as HTMLSelectElement).value)}>
+            <option value="">Archived or not</option>
+            <option value="false">Not archived</option>
+            <option value="true">Archived only</option>
+          </select>
+        </Field>
+        <Field label="Visibility">
+          <select value={filters.visibility} onChange={(e) => set('visibility', (e.target as HTMLSelectElement).value)}>
+            <option value="">Any visibility</option>
+            <option value="private">Private</option>
+            <option value="confidential">Confidential only</option>
+          </select>
+        </Field>
+        <Field label="Embedding">
+          <select value={filters.embedding_status} onChange={(e) => set('embedding_status', (e.target as HTMLSelectElement).value)}>
+            <option value="">Any status</option>
+            {['ready', 'pending', 'processing', 'failed'].map((s) => <option key={s} value={s}>{s}</option>)}
+          </select>
+        </Field>
+        {active > 0 && (
+          <button type="button" class="btn btn-ghost filters-clear" onClick={() => navigate('/memories')}>
+            Clear filters
+          </button>
+        )}
+      </form>
+
+      {error && <ErrorPanel error={error} onRetry={() => load(items.length ? page?.cursor ?? null : null)} />}
+      {!error && !loading && items.length === 0 && (
+        <Empty title={active ? 'No memories match these filters' : 'No memories yet'}>
+          {active ? 'Loosen or clear the filters.' : (
+            <>Agents store memories with <code>POST /v1/memories</code>; they show up here.</>
+          )}
+        </Empty>
+      )}
+      {items.length > 0 && (
+        <div class="table-wrap">
+          <table class="table" aria-label="Memories">
+            <thead>
+              <tr>
+                <th scope="col">Content</th>
+                <th scope="col">Agent</th>
+                <th scope="col">Type</th>
+                <th scope="col">Tier</th>
+                <th scope="col" class="num">Importance</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((m) => (
+                <tr key={m.id} data-memory-id={m.id}>
+                  <td class="cell-content">
+                    <a href={href(`/memories/${m.id}`)}>{preview(m.content, 140)}</a>
+                    {m.archived && <Badge>archived</Badge>}
+                  </td>
+                  <td>{agentName(m.agent_id)}</td>
+                  <td>{m.memory_type.replace('_', ' ')}</td>
+                  <td><StatusBadge value={m.tier} /></td>
+                  <td class="num">{m.importance.toFixed(2)}</td>
+                  <td title={new Date(m.created_at * 1000).toISOString()}>{ago(m.created_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {loading && <Loading label={items.length ? 'Loading more…' : 'Loading memories…'} />}
+      {!loading && page?.cursor && (
+        <div class="more">
+          <button type="button" class="btn" onClick={() => load(page.cursor)}>
+            Load more ({items.length} of {page.total.toLocaleString()} shown)
+          </button>
+        </div>
+      )}
+    </>
+  );
+}

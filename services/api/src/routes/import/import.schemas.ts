@@ -1,0 +1,8 @@
+import Joi from 'joi';
+import type { ImportOptions } from '../../services/import/import.service';
+
+export type ImportQuery = ImportOptions;
+
+export const importQuery = Joi.object<ImportQuery>({
+  on_conflict: Joi.string().valid('skip', 'overwrite').default('skip'),
+}).options({ stripUnknown: true });

@@ -1,0 +1,214 @@
+import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp } from '@ams/testing';
+
+type Rec = Record<string, unknown> & { type: string };
+
+// Both backends: the jest projects run this file on PostgreSQL and again on PGlite.
+describe('export and import', () => {
+  let t: TestApp;
+  let a: TestAccount;
+  const ids: Record<string, string> = {};
+
+  const post = async (key: string, path: string, body: object) => {
+    const res = await t.request().post(path).set(bearer(key)).send(body);
+    if (res.status >= 300) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const exportOf = async (key: string, query = 'include_vectors=true'): Promise<Rec[]> => {
+    const res = await t.request().get(`/v1/export?${query}`).set(bearer(key)).buffer(true).parse((r, cb) => {
+      let text = '';
+      r.on('data', (c: Buffer) => (text += c.toString()));
+      r.on('end', () => cb(null, text));
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/application\/x-ndjson/);
+    return (res.body as string).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Rec);
+  };
+  const importInto = (key: string, lines: Array<Rec | string>, query = '') => {
+    const body = lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n';
+    return t.request().post(`/v1/import${query}`).set(bearer(key)).set('Content-Type', 'application/x-ndjson').send(body);
+  };
+  /** An export minus what must differ between two exports: when it was made. */
+  const comparable = (records: Rec[]) => records.map((r) => (r.type === 'header' ? { ...r, exported_at: 'x' } : r));
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    a = await createAccount(t.ctx);
+    const k = a.key;
+    ids.project = (await post(k, '/v1/projects', { name: 'Atlas', slug: 'atlas', stack: { db: 'postgres' }, metadata: { owner: 'ops' } })).id;
+    ids.session = (await post(k, '/v1/sessions', { agent_id: 'planner', external_id: 'ext-1', project: 'atlas', title: 'Kick-off' })).id;
+    ids.m1 = (await post(k, '/v1/memories', { agent_id: 'planner', content: 'Atlas stores vectors in PostgreSQL with pgvector', metadata: { topic: 'db', n: 3 }, importance: 0.9, session_id: ids.session, project: 'atlas' })).id;
+    ids.m2 = (await post(k, '/v1/memories/batch', { memories: [{ agent_id: 'planner', content: 'The deploy window is Tuesday morning', client_id: 'client-7' }] })).results[0].memory_id;
+    await t.request().patch(`/v1/memories/${ids.m2}`).set(bearer(k)).send({ visibility: 'confidential' }).expect(200);
+    ids.m3 = (await post(k, '/v1/memories', { agent_id: 'reviewer', content: 'Reviews need two approvals', importance: 0.2 })).id;
+    await t.request().patch(`/v1/memories/${ids.m3}`).set(bearer(k)).send({ archived: true }).expect(200);
+    ids.entity = (await post(k, '/v1/entities', { name: 'Atlas', entity_type: 'project', metadata: { since: 2024 } })).id;
+    await post(k, '/v1/entities/link', { entity_id: ids.entity, memory_id: ids.m1, relationship: 'about', relevance_score: 0.8 });
+    ids.d1 = (await post(k, '/v1/decisions', { title: 'Use pgvector', rationale: 'One database to run', agent_id: 'planner', session_id: ids.session, project_slug: 'atlas', tags: ['db'] })).id;
+    ids.d2 = (await post(k, `/v1/decisions/${ids.d1}/supersede`, { title: 'Use pgvector with HNSW', rationale: 'Recall at speed' })).id;
+    ids.pattern = (await post(k, '/v1/patterns', { title: 'Outbox', description: 'Write events in the same transaction', tags: ['events'], source_project: 'atlas' })).id;
+    await post(k, `/v1/patterns/${ids.pattern}/adopt`, { project: 'atlas' });
+    ids.webhook = (await post(k, '/v1/webhooks', { url: 'https://example.com/hook', event_types: ['memory.created'], secret: 'a-long-webhook-secret-value' })).id;
+    // PGlite starts and migrates in WASM: slow on a loaded machine.
+  }, 120_000);
+  afterAll(() => t.close());
+
+  it('exports every kind of record, typed, one per line, without webhook secrets', async () => {
+    const records = await exportOf(a.key);
+    expect(records[0]).toMatchObject({ type: 'header', format: 'ams-export', version: 1, embedding_model: t.ctx.embedder.model, includes_vectors: true });
+    const types = records.map((r) => r.type);
+    expect(new Set(types)).toEqual(new Set(['header', 'agent', 'project', 'session', 'memory', 'entity', 'entity_link', 'decision', 'pattern', 'pattern_adoption', 'webhook']));
+    // Referenced kinds come first.
+    expect(types.indexOf('agent')).toBeLessThan(types.indexOf('memory'));
+    expect(types.lastIndexOf('memory')).toBeLessThan(types.indexOf('entity_link'));
+    const m1 = records.find((r) => r.id === ids.m1)!;
+    expect(m1).toMatchObject({ type: 'memory', agent: 'planner', content: 'Atlas stores vectors in PostgreSQL with pgvector', metadata: { topic: 'db', n: 3 }, session_id: ids.session, project_id: ids.project, embedding_model: t.ctx.embedder.model });
+    expect(m1.embedding).toHaveLength(384);
+    expect(records.find((r) => r.id === ids.d1)).toMatchObject({ status: 'superseded', superseded_by: ids.d2 });
+    const webhook = records.find((r) => r.type === 'webhook')!;
+    expect(webhook).toMatchObject({ url: 'https://example.com/hook', has_secret: true });
+    expect(JSON.stringify(records)).not.toContain('a-long-webhook-secret-value');
+    expect(webhook).not.toHaveProperty('secret');
+    // Without include_vectors there are none.
+    expect((await exportOf(a.key, '')).filter((r) => 'embedding' in r)).toEqual([]);
+  });
+
+  it('round-trips losslessly: export → import into a fresh account → export', async () => {
+    const first = await exportOf(a.key);
+    const b = await createAccount(t.ctx);
+    const res = await importInto(b.key, first);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ object: 'import_result', lines: first.length, error_count: 0, errors: [], reembedded: 0 });
+    expect(res.body.counts.memory).toEqual({ created: 3, updated: 0, skipped: 0, failed: 0 });
+    const second = await exportOf(b.key);
+    // Ids are kept (they are free in a fresh account); only the webhook's secret does not travel.
+    const expected = comparable(first).map((r) => (r.type === 'webhook' ? { ...r, has_secret: false } : r));
+    expect(comparable(second)).toEqual(expected);
+  });
+
+  it('another account never sees the data, and the same ids in two accounts stay apart', async () => {
+    const other = await createAccount(t.ctx);
+    await post(other.key, '/v1/memories', { agent_id: 'planner', content: 'Other account secret plan zebra' });
+    const records = await exportOf(a.key);
+    expect(JSON.stringify(records)).not.toContain('zebra');
+    expect(JSON.stringify(await exportOf(other.key))).not.toContain('Atlas stores vectors');
+  });
+
+  it('on_conflict skip keeps what is stored; overwrite replaces it', async () => {
+    const b = await createAccount(t.ctx);
+    const records = await exportOf(a.key);
+    await importInto(b.key, records).expect(200);
+    await t.request().patch(`/v1/memories/${ids.m1}`).set(bearer(b.key)).send({ content: 'Changed in B' }).expect(200);
+
+    const skipped = await importInto(b.key, records);
+    expect(skipped.body.counts.memory).toEqual({ created: 0, updated: 0, skipped: 3, failed: 0 });
+    expect((await t.request().get(`/v1/memories/${ids.m1}`).set(bearer(b.key))).body.content).toBe('Changed in B');
+
+    const overwritten = await importInto(b.key, records, '?on_conflict=overwrite');
+    expect(overwritten.body.counts.memory).toEqual({ created: 0, updated: 3, skipped: 0, failed: 0 });
+    expect((await t.request().get(`/v1/memories/${ids.m1}`).set(bearer(b.key))).body.content).toBe('Atlas stores vectors in PostgreSQL with pgvector');
+  });
+
+  it('maps onto what the account already names: an agent of the same name, a project of the same slug', async () => {
+    const b = await createAccount(t.ctx);
+    const planner = (await post(b.key, '/v1/agents', { name: 'planner' })).id;
+    const records = await exportOf(a.key);
+    const res = await importInto(b.key, records);
+    expect(res.body.error_count).toBe(0);
+    expect(res.body.counts.agent).toMatchObject({ created: 1, skipped: 1 });
+    const m1 = await t.request().get(`/v1/memories/${ids.m1}`).set(bearer(b.key));
+    expect(m1.body.agent_id).toBe(planner);
+  });
+
+  it('re-embeds only what lacks a vector of the current model', async () => {
+    const b = await createAccount(t.ctx);
+    const records = (await exportOf(a.key)).map((r) => (r.id === ids.m2 ? { ...r, embedding_model: 'some-other-model' } : r.id === ids.m3 ? { ...r, embedding: undefined } : r));
+    const res = await importInto(b.key, records);
+    expect(res.body).toMatchObject({ error_count: 0, reembedded: 2 });
+    const search = await t.request().post('/v1/memories/search').set(bearer(b.key)).send({ query: 'deploy window Tuesday', include_confidential: true });
+    expect(search.body.data[0].memory.id).toBe(ids.m2);
+  });
+
+  it('reports each bad line with its number and type, skips it, and changes nothing stored', async () => {
+    const b = await createAccount(t.ctx);
+    const records = await exportOf(a.key);
+    await importInto(b.key, records).expect(200);
+    const m1 = records.find((r) => r.id === ids.m1)!;
+    const lines: Array<Rec | string> = [
+      '{"type": "memory", "id": ',
+      { type: 'gizmo', id: ids.m1 },
+      { ...m1, importance: 'very' },
+      { ...m1, content: 'overwritten by a bad line', memory_type: 'gossip' },
+      { type: 'entity_link', entity_id: '00000000-0000-4000-8000-000000000000', memory_id: ids.m1 },
+      '[1, 2]',
+      { type: 'agent', id: '6f1d7c2e-0000-4000-8000-000000000001', name: 'newcomer' },
+    ];
+    const res = await importInto(b.key, lines, '?on_conflict=overwrite');
+    expect(res.status).toBe(200);
+    expect(res.body.error_count).toBe(6);
+    expect(res.body.errors).toEqual([
+      { line: 1, message: expect.stringMatching(/^not valid JSON/) },
+      { line: 2, message: expect.stringMatching(/unknown record type "gizmo"/) },
+      { line: 3, type: 'memory', message: expect.stringMatching(/^importance: .*number/) },
+      { line: 4, type: 'memory', message: expect.stringMatching(/^memory_type: /) },
+      { line: 5, type: 'entity_link', message: expect.stringMatching(/^entity_id: entity 0{8}-.* is neither in this import nor in the account/) },
+      { line: 6, message: 'a record must be a JSON object' },
+    ]);
+    expect(res.body.counts.agent).toEqual({ created: 1, updated: 0, skipped: 0, failed: 0 });
+    expect((await t.request().get(`/v1/memories/${ids.m1}`).set(bearer(b.key))).body).toMatchObject({ content: m1.content, importance: 0.9 });
+  });
+
+  it('filters by agent, project and creation time', async () => {
+    const byAgent = await exportOf(a.key, 'agent=reviewer');
+    expect(byAgent.filter((r) => r.type === 'memory').map((r) => r.id)).toEqual([ids.m3]);
+    expect(byAgent.filter((r) => r.type === 'agent').map((r) => r.name)).toEqual(['reviewer']);
+    expect(byAgent.some((r) => r.type === 'webhook' || r.type === 'pattern')).toBe(false);
+
+    const byProject = await exportOf(a.key, 'project=atlas');
+    expect(byProject.filter((r) => r.type === 'memory').map((r) => r.id)).toEqual([ids.m1]);
+    // The superseding decision inherited the project.
+    expect(byProject.filter((r) => r.type === 'decision').map((r) => r.id)).toEqual([ids.d1, ids.d2]);
+    expect(byProject.filter((r) => r.type === 'pattern_adoption')).toHaveLength(1);
+    expect(byProject.filter((r) => r.type === 'agent').map((r) => r.name)).toEqual(['planner']);
+
+    const future = await exportOf(a.key, `created_after=${new Date(Date.now() + 86_400_000).toISOString()}`);
+    expect(future.filter((r) => !['header', 'agent', 'project'].includes(r.type))).toEqual([]);
+    const unknown = await exportOf(a.key, 'agent=nobody');
+    expect(unknown.map((r) => r.type)).toEqual(['header']);
+  });
+
+  it('pages through more records than one database page holds, each exactly once', async () => {
+    const b = await createAccount(t.ctx);
+    for (let i = 0; i < 6; i++) {
+      await post(b.key, '/v1/memories/batch', { memories: Array.from({ length: 100 }, (_, j) => ({ agent_id: 'bulk', content: `bulk memory ${i * 100 + j}` })) });
+    }
+    const memories = (await exportOf(b.key, '')).filter((r) => r.type === 'memory');
+    expect(memories).toHaveLength(600);
+    expect(new Set(memories.map((r) => r.id)).size).toBe(600);
+  }, 120_000);
+
+  it('gives people a Markdown document of the memories', async () => {
+    const res = await t.request().get('/v1/export?format=markdown&agent=planner').set(bearer(a.key));
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/markdown/);
+    expect(res.text).toMatch(/^# Memories\n/);
+    expect(res.text).toContain('> Atlas stores vectors in PostgreSQL with pgvector');
+    expect(res.text).toMatch(/## \d{4}-\d\d-\d\d \d\d:\d\d:\d\d · planner · /);
+    expect(res.text).toContain('- **topic**: "db"');
+    expect(res.text).not.toContain('Reviews need two approvals');
+  });
+
+  it('needs an admin key and valid parameters', async () => {
+    const writer = await a.keyWith(['read', 'write', 'delete']);
+    expectError(await t.request().get('/v1/export').set(bearer(writer)), 403, 'authorization_error');
+    expectError(await importInto(writer, [{ type: 'agent', id: '6f1d7c2e-0000-4000-8000-000000000002', name: 'x' }]), 403, 'authorization_error');
+    expectError(await t.request().get('/v1/export'), 401, 'unauthorized');
+    for (const query of ['format=pdf', 'created_after=yesterday', 'include_vectors=maybe']) {
+      const res = await t.request().get(`/v1/export?${query}`).set(bearer(a.key));
+      expectError(res, 422, 'validation_error');
+      expect(res.body.details[0].field).toBe(query.split('=')[0]);
+    }
+    const bad = await importInto(a.key, [], '?on_conflict=replace');
+    expectError(bad, 422, 'validation_error');
+    expect(bad.body.details).toEqual([{ field: 'on_conflict', message: expect.stringMatching(/skip, overwrite/) }]);
+  });
+});
