@@ -1,4 +1,4 @@
-import { bearer, createTestApp, expectError, TestApp, uniqueEmail } from '@ams/testing';
+import { bearer, createTestApp, expectError, TestApp, testBackend, uniqueEmail } from '@ams/testing';
 
 describe('POST /v1/auth/register', () => {
   let t: TestApp;
@@ -47,7 +47,8 @@ describe('POST /v1/auth/register', () => {
   });
 
   it('is rate limited per IP', async () => {
-    const limited = await createTestApp({ REGISTER_RATE_LIMIT_PER_MINUTE: '2', REDIS_KEY_PREFIX: `${process.env.REDIS_KEY_PREFIX}:reg` });
+    // One counter per backend: both jest projects run this file within the same minute and Redis.
+    const limited = await createTestApp({ REGISTER_RATE_LIMIT_PER_MINUTE: '2', REDIS_KEY_PREFIX: `${process.env.REDIS_KEY_PREFIX}:reg:${testBackend()}` });
     try {
       const bad = { email: 'bad', password: 'x' };
       expect((await limited.request().post('/v1/auth/register').send(bad)).status).toBe(422);
