@@ -153,7 +153,7 @@ function baseQuery(db: Knex, kind: ExportKind, f: ExportFilters): { q: Knex.Quer
     case 'webhook': {
       const c = A('webhooks');
       const q = db('webhooks')
-        .select([...['id', 'url', 'event_types', 'enabled', 'disabled_reason', 'description', 'created_at', 'updated_at'].map(c), db.raw('(webhooks.secret IS NOT NULL) as has_secret')])
+        .select([...['id', 'url', 'event_types', 'enabled', 'disabled_reason', 'description', 'created_at', 'updated_at'].map(c), db.raw('(webhooks.secret IS NOT NULL OR webhooks.secret_sealed IS NOT NULL) as has_secret')])
         .where(c('account_id'), account);
       // Webhooks belong to the account, not to an agent or a project.
       if (f.agentId || f.project) q.whereRaw('false');
