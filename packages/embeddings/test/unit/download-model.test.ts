@@ -87,9 +87,9 @@ describe('downloadModel', () => {
     for (const f of QUANTIZED_FILES) sameBytes(dir, f);
     expect(partFiles(dir)).toEqual([]);
     const ranged = hub.requests.filter((r) => r.range);
-    expect(ranged.map((r) => r.path)).toEqual(
-      expect.arrayContaining([`/${MODEL}/resolve/main/tokenizer.json`, expect.stringMatching(/^\/cdn\//)]),
-    );
+    // The weights always resume with a Range request. The small tokenizer's half may reach the client
+    // only after the socket closed (seen under heavy load), and then it is fetched again whole.
+    expect(ranged.map((r) => r.path)).toEqual(expect.arrayContaining([expect.stringMatching(/^\/cdn\//)]));
     expect(ranged.every((r) => /^bytes=[1-9]\d*-$/.test(r.range!))).toBe(true);
     // Each dropped file was retried (a retry may itself meet a connection the drop closed, and retry again).
     expect(new Set(log.out.filter((l) => l.level === 'warn').map((l) => l.meta?.file))).toEqual(new Set(['onnx/model_quantized.onnx', 'tokenizer.json']));
