@@ -9,6 +9,7 @@ import { createIngestion } from '../../src/lib/ingestion';
 import { connectRedis, RedisConnection } from '../../src/lib/redis';
 import { issueApiKey } from '../../src/services/api-keys.service';
 import type { Scope } from '../../src/lib/scopes';
+import { withConformanceChecks } from './openapi-conformance';
 
 const RELAXED_LIMITS = {
   RATE_LIMIT_PER_MINUTE: '100000',
@@ -43,7 +44,8 @@ export async function createTestApp(
   // With `ingestion`, v2 creates go to the embedding worker as in server.ts (queue or in-process, by config).
   const ingestion = opts.ingestion ? createIngestion(config, ctx) : undefined;
   ctx.ingestion = ingestion;
-  const app = createApp(ctx);
+  // Every response of every integration test is checked against the OpenAPI document.
+  const { app, violations } = withConformanceChecks(createApp(ctx));
   return {
     app,
     ctx,
@@ -52,6 +54,7 @@ export async function createTestApp(
       await ingestion?.close();
       if (!opts.redis) await redis?.close();
       if (!opts.db) await db.close();
+      if (violations.length) throw new Error(`responses that do not match the OpenAPI document:\n${[...new Set(violations)].join('\n')}`);
     },
   };
 }
