@@ -67,6 +67,7 @@ export const mcpOpenApi: RouteDocs = Object.fromEntries(
     {
       summary: `Model Context Protocol (Streamable HTTP, stateless): ${method === 'POST' ? 'JSON-RPC messages' : 'no server-initiated stream or session (405)'}`,
       tag: 'mcp',
+      dispatches: true,
       description: 'Tools over the same service, keys, scopes and rate limits as the REST API. Connect an MCP client to this URL.',
       responses: (method === 'POST'
         ? { 200: { description: 'A JSON-RPC response (JSON or an SSE stream)', schema: json } }

@@ -31,6 +31,8 @@ export interface RouteDoc {
   responses: Record<number, ResponseDoc>;
   /** Error statuses beyond the automatic ones (e.g. 409), with why. */
   errors?: Partial<Record<ErrorStatus, string>>;
+  /** The route dispatches to other routes' schemas (the MCP endpoint's tools): not traced against body/query. */
+  dispatches?: boolean;
   /** Body example for the request (documentation and MCP). */
   example?: unknown;
 }
