@@ -71,7 +71,7 @@ export const mcpOpenApi: RouteDocs = Object.fromEntries(
       description: 'Tools over the same service, keys, scopes and rate limits as the REST API. Connect an MCP client to this URL.',
       responses: (method === 'POST'
         ? { 200: { description: 'A JSON-RPC response (JSON or an SSE stream)', schema: json } }
-        : { 405: { description: 'Not offered by this stateless server' } }) as RouteDoc['responses'],
+        : { 405: { description: 'Not offered by this stateless server (JSON-RPC error body)', schema: json } }) as RouteDoc['responses'],
     } satisfies RouteDoc,
   ]),
 );
@@ -90,8 +90,15 @@ export function mcpRouter(ctx: AppContext): Router {
     // Our req.auth is the API's own; the SDK would only pass it through as authInfo.
     await transport.handleRequest(req as unknown as IncomingMessage, res, req.body);
   };
+  // Stateless: no server-initiated stream to GET and no session to DELETE; the spec's answer is 405.
+  const notOffered: RequestHandler = (_req, res) => {
+    res
+      .status(405)
+      .set('Allow', 'POST')
+      .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; POST JSON-RPC messages' }, id: null });
+  };
   router.post('/mcp', handle);
-  router.get('/mcp', handle);
-  router.delete('/mcp', handle);
+  router.get('/mcp', notOffered);
+  router.delete('/mcp', notOffered);
   return router;
 }
