@@ -1,0 +1,33 @@
+import { agentsOpenApi } from '../routes/agents/agents.openapi';
+import { apiKeysOpenApi } from '../routes/api-keys/api-keys.openapi';
+import { authOpenApi } from '../routes/auth/auth.openapi';
+import { contextOpenApi } from '../routes/context/context.openapi';
+import { decisionsOpenApi } from '../routes/decisions/decisions.openapi';
+import { entitiesOpenApi } from '../routes/entities/entities.openapi';
+import { healthOpenApi } from '../routes/health/health.openapi';
+import { memoriesOpenApi } from '../routes/memories/memories.openapi';
+import { patternsOpenApi } from '../routes/patterns/patterns.openapi';
+import { projectsOpenApi } from '../routes/projects/projects.openapi';
+import { sessionsOpenApi } from '../routes/sessions/sessions.openapi';
+import { webhooksOpenApi } from '../routes/webhooks/webhooks.openapi';
+import { mcpOpenApi } from '../mcp/mcp.router';
+import { discoveryOpenApi } from './openapi.router';
+import type { RouteDocs } from './route-docs';
+
+/** Every resource's route docs; a new resource adds its <resource>.openapi.ts here. */
+export const ROUTE_DOCS: RouteDocs = {
+  ...discoveryOpenApi,
+  ...healthOpenApi,
+  ...authOpenApi,
+  ...apiKeysOpenApi,
+  ...agentsOpenApi,
+  ...memoriesOpenApi,
+  ...entitiesOpenApi,
+  ...sessionsOpenApi,
+  ...projectsOpenApi,
+  ...decisionsOpenApi,
+  ...patternsOpenApi,
+  ...webhooksOpenApi,
+  ...contextOpenApi,
+  ...mcpOpenApi,
+};
