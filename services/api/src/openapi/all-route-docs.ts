@@ -1,6 +1,13 @@
 import { agentsOpenApi } from '../routes/agents/agents.openapi';
 import { apiKeysOpenApi } from '../routes/api-keys/api-keys.openapi';
 import { authOpenApi } from '../routes/auth/auth.openapi';
+import { compatOpenApi } from '../routes/compat/compat.openapi';
+import { embedOpenApi } from '../routes/embed/embed.openapi';
+import { entityGraphOpenApi } from '../routes/entity-graph/entity-graph.openapi';
+import { memoryImportanceOpenApi } from '../routes/memory-importance/memory-importance.openapi';
+import { patternSuggestionsOpenApi } from '../routes/pattern-suggestions/pattern-suggestions.openapi';
+import { projectRelationshipsOpenApi } from '../routes/project-relationships/project-relationships.openapi';
+import { quotaOpenApi } from '../routes/quota/quota.openapi';
 import { contextOpenApi } from '../routes/context/context.openapi';
 import { decisionsOpenApi } from '../routes/decisions/decisions.openapi';
 import { entitiesOpenApi } from '../routes/entities/entities.openapi';
@@ -29,5 +36,12 @@ export const ROUTE_DOCS: RouteDocs = {
   ...patternsOpenApi,
   ...webhooksOpenApi,
   ...contextOpenApi,
+  ...compatOpenApi,
+  ...memoryImportanceOpenApi,
+  ...entityGraphOpenApi,
+  ...patternSuggestionsOpenApi,
+  ...projectRelationshipsOpenApi,
+  ...quotaOpenApi,
+  ...embedOpenApi,
   ...mcpOpenApi,
 };

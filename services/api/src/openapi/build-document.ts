@@ -129,13 +129,23 @@ export function buildOpenApiDocument(app: Express, docs: RouteDocs): BuiltDocume
   const routes = walkRoutes(app);
   const paths: OpenApiDocument['paths'] = {};
   const undocumented: string[] = [];
+  // OpenAPI treats /a/{id} and /a/{ref} as one path: routes of one shape take the parameter names of
+  // the operation their variants point at (/v1/agents/:ref is documented as /v1/agents/{id}).
+  const shapeOf = (path: string) => path.replace(/:\w+/g, ':');
+  const canonical = new Map<string, string>();
+  for (const doc of Object.values(docs)) {
+    const target = doc.variantOf?.split(' ')[1];
+    if (target) canonical.set(shapeOf(target), target);
+  }
   for (const route of routes) {
     const doc = docs[routeKey(route)];
     if (!doc) {
       undocumented.push(routeKey(route));
       continue;
     }
-    (paths[openApiPath(route.path)] ??= {})[route.method] = operation(route, doc);
+    if (doc.variantOf) continue;
+    const path = canonical.get(shapeOf(route.path)) ?? route.path;
+    (paths[openApiPath(path)] ??= {})[route.method] = operation({ ...route, path }, doc);
   }
   const known = new Set(routes.map(routeKey));
   const document: OpenApiDocument = {

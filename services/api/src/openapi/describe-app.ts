@@ -11,15 +11,16 @@ import { buildOpenApiDocument, BuiltDocument } from './build-document';
  */
 export function describeOnlyApp(): Express {
   const config = loadConfig({ LOG_LEVEL: 'error' });
-  const unavailable = new Proxy(
-    {},
-    {
-      get(_t, prop) {
+  const unavailable = (known: object = {}) =>
+    new Proxy(known, {
+      get(t, prop) {
+        if (prop in t) return (t as Record<string | symbol, unknown>)[prop];
         throw new Error(`describe-only app: no ${String(prop)} outside a running service`);
       },
-    },
-  );
-  const ctx = { config, logger: createLogger('api', config), db: unavailable, embedder: unavailable } as unknown as AppContext;
+    });
+  // The load gauge looks for a connection pool to watch when the app is made: a client without one.
+  const db = unavailable({ knex: unavailable({ client: {} }) });
+  const ctx = { config, logger: createLogger('api', config), db, embedder: unavailable() } as unknown as AppContext;
   return createApp(ctx);
 }
 

@@ -33,6 +33,12 @@ export interface RouteDoc {
   errors?: Partial<Record<ErrorStatus, string>>;
   /** The route dispatches to other routes' schemas (the MCP endpoint's tools): not traced against body/query. */
   dispatches?: boolean;
+  /**
+   * "METHOD /path" of the operation this route is a variant of (a client-compat route answering a
+   * name where the documented one takes an id, falling through to it for ids): described by that
+   * operation, so not a second one in the document.
+   */
+  variantOf?: string;
   /** Body example for the request (documentation and MCP). */
   example?: unknown;
 }

@@ -17,6 +17,9 @@ export const agent = shape({
   updated_at: isoTime,
 });
 
+/** The client-compat routes (routes/compat) answer a name in `{id}` too. */
+const BY_NAME = "`{id}` is the agent's id or its name (client-compat).";
+
 export const agentsOpenApi: RouteDocs = {
   'POST /v1/agents': {
     summary: 'Create an agent',
@@ -26,13 +29,14 @@ export const agentsOpenApi: RouteDocs = {
     responses: { 201: { description: 'Created', schema: agent } },
   },
   'GET /v1/agents': { summary: 'List agents', query: listAgentsQuery, responses: { 200: { description: 'A page of agents', schema: listOf(agent, true) } } },
-  'GET /v1/agents/:id': { summary: 'Get an agent', responses: { 200: { description: 'The agent', schema: agent } } },
-  'GET /v1/agents/:id/stats': { summary: "An agent's statistics", responses: { 200: { description: 'Counts and activity', schema: json } } },
+  'GET /v1/agents/:id': { summary: 'Get an agent', description: BY_NAME, responses: { 200: { description: 'The agent', schema: agent } } },
+  'GET /v1/agents/:id/stats': { summary: "An agent's statistics", description: BY_NAME, responses: { 200: { description: 'Counts and activity', schema: json } } },
   'PATCH /v1/agents/:id': {
     summary: 'Update an agent',
+    description: BY_NAME,
     body: patchAgentBody,
     errors: { 409: 'An agent of that name exists' },
     responses: { 200: { description: 'The updated agent', schema: agent } },
   },
-  'DELETE /v1/agents/:id': { summary: 'Delete an agent', responses: { 204: { description: 'Deleted' } } },
+  'DELETE /v1/agents/:id': { summary: 'Delete an agent', description: BY_NAME, responses: { 204: { description: 'Deleted' } } },
 };
