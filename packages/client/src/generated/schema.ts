@@ -72,6 +72,412 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/shared-patterns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Patterns adopted by both projects
+         * @description Requires the `read` scope.
+         */
+        get: operations["getV1ProjectsSharedPatterns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/impact-analysis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The projects a change to this one may affect, with their decisions and memories nearest to it
+         * @description Requires the `read` scope.
+         */
+        post: operations["postV1ProjectsImpactAnalysis"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{slug}/relationships": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a typed edge from this project to `target_project` (unregistered slugs create their projects)
+         * @description Requires the `write` scope.
+         */
+        post: operations["postV1ProjectsSlugRelationships"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{slug}/dependencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Projects this one depends on (outgoing depends_on / api_consumer edges)
+         * @description Requires the `read` scope.
+         */
+        get: operations["getV1ProjectsSlugDependencies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{slug}/dependents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Projects depending on this one (incoming depends_on / api_consumer edges)
+         * @description Requires the `read` scope.
+         */
+        get: operations["getV1ProjectsSlugDependents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{slug}/related": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every edge of this project, both directions
+         * @description Requires the `read` scope.
+         */
+        get: operations["getV1ProjectsSlugRelated"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/patterns/suggest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Global patterns the project has not adopted, most adopted first
+         * @description Requires the `read` scope.
+         */
+        get: operations["getV1PatternsSuggest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/memories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a memory
+         * @description Requires the `read` scope.
+         */
+        get: operations["getV1MemoriesId"];
+        /**
+         * Update a memory (PUT as PATCH)
+         * @description Requires the `write` scope.
+         */
+        put: operations["putV1MemoriesId"];
+        post?: never;
+        /**
+         * Delete a memory (restorable)
+         * @description Requires the `delete` scope.
+         */
+        delete: operations["deleteV1MemoriesId"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a memory
+         * @description Requires the `write` scope.
+         */
+        patch: operations["patchV1MemoriesId"];
+        trace?: never;
+    };
+    "/v1/agents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an agent
+         * @description `{id}` is the agent's id or its name (client-compat).
+         *
+         *     Requires the `read` scope.
+         */
+        get: operations["getV1AgentsId"];
+        /**
+         * Update an agent (PUT as PATCH)
+         * @description The path takes the agent's id or its name (an agent created with `id` is found by that key too).
+         *
+         *     Requires the `write` scope.
+         */
+        put: operations["putV1AgentsId"];
+        post?: never;
+        /**
+         * Delete an agent
+         * @description `{id}` is the agent's id or its name (client-compat).
+         *
+         *     Requires the `delete` scope.
+         */
+        delete: operations["deleteV1AgentsId"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an agent
+         * @description `{id}` is the agent's id or its name (client-compat).
+         *
+         *     Requires the `write` scope.
+         */
+        patch: operations["patchV1AgentsId"];
+        trace?: never;
+    };
+    "/v1/sessions/{id}/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * End a session, idempotently (an ended session answers 200, with a new summary if given)
+         * @description Requires the `write` scope.
+         */
+        put: operations["putV1SessionsIdEnd"];
+        /**
+         * End a session
+         * @description Requires the `write` scope.
+         */
+        post: operations["postV1SessionsIdEnd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/decisions/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find decisions similar to a proposal (query-string form; superseded ones only with include_superseded=true)
+         * @description Requires the `read` scope.
+         */
+        get: operations["getV1DecisionsCheck"];
+        put?: never;
+        /**
+         * Find decisions similar to a proposal
+         * @description Requires the `read` scope.
+         */
+        post: operations["postV1DecisionsCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/patterns/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search patterns (query-string form; an empty query lists)
+         * @description Requires the `read` scope.
+         */
+        get: operations["getV1PatternsSearch"];
+        put?: never;
+        /**
+         * Search patterns
+         * @description Requires the `read` scope.
+         */
+        post: operations["postV1PatternsSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link an entity to a memory (alternative path)
+         * @description Requires the `write` scope.
+         */
+        post: operations["postV1EntitiesLinks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{id}/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link this entity to a memory
+         * @description The path names the entity: `entity_id` in the body is not needed.
+         *
+         *     Requires the `write` scope.
+         */
+        post: operations["postV1EntitiesIdLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/memories/{id}/importance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Promote or demote a memory: its importance, and its tier (following the importance unless given)
+         * @description Requires the `write` scope.
+         */
+        put: operations["putV1MemoriesIdImportance"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{id}/neighborhood": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Entities reachable from this one over shared memories, and its memories
+         * @description Requires the `read` scope.
+         */
+        get: operations["getV1EntitiesIdNeighborhood"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/quota": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The key's rate window and the account's usage
+         * @description Requires the `read` scope.
+         */
+        get: operations["getV1Quota"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Vectors of the memories' embedding model for a text (`text`) or several (`texts`)
+         * @description Requires the `read` scope.
+         */
+        post: operations["postV1Embed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api-keys": {
         parameters: {
             query?: never;
@@ -142,34 +548,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/agents/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get an agent
-         * @description Requires the `read` scope.
-         */
-        get: operations["getV1AgentsId"];
-        put?: never;
-        post?: never;
-        /**
-         * Delete an agent
-         * @description Requires the `delete` scope.
-         */
-        delete: operations["deleteV1AgentsId"];
-        options?: never;
-        head?: never;
-        /**
-         * Update an agent
-         * @description Requires the `write` scope.
-         */
-        patch: operations["patchV1AgentsId"];
-        trace?: never;
-    };
     "/v1/agents/{id}/stats": {
         parameters: {
             query?: never;
@@ -179,7 +557,9 @@ export interface paths {
         };
         /**
          * An agent's statistics
-         * @description Requires the `read` scope.
+         * @description `{id}` is the agent's id or its name (client-compat).
+         *
+         *     Requires the `read` scope.
          */
         get: operations["getV1AgentsIdStats"];
         put?: never;
@@ -254,34 +634,6 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
-        trace?: never;
-    };
-    "/v1/memories/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get a memory
-         * @description Requires the `read` scope.
-         */
-        get: operations["getV1MemoriesId"];
-        put?: never;
-        post?: never;
-        /**
-         * Delete a memory (restorable)
-         * @description Requires the `delete` scope.
-         */
-        delete: operations["deleteV1MemoriesId"];
-        options?: never;
-        head?: never;
-        /**
-         * Update a memory
-         * @description Requires the `write` scope.
-         */
-        patch: operations["patchV1MemoriesId"];
         trace?: never;
     };
     "/v1/memories/{id}/restore": {
@@ -504,26 +856,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/sessions/{id}/end": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * End a session
-         * @description Requires the `write` scope.
-         */
-        post: operations["postV1SessionsIdEnd"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/sessions/{id}/summarize": {
         parameters: {
             query?: never;
@@ -597,7 +929,9 @@ export interface paths {
         };
         /**
          * Get a project
-         * @description Requires the `read` scope.
+         * @description `{id}` is the project's id or its slug (client-compat).
+         *
+         *     Requires the `read` scope.
          */
         get: operations["getV1ProjectsId"];
         put?: never;
@@ -634,26 +968,6 @@ export interface paths {
          * @description Requires the `write` scope.
          */
         post: operations["postV1Decisions"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/decisions/check": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Find decisions similar to a proposal
-         * @description Requires the `read` scope.
-         */
-        post: operations["postV1DecisionsCheck"];
         delete?: never;
         options?: never;
         head?: never;
@@ -726,26 +1040,6 @@ export interface paths {
          * @description Requires the `write` scope.
          */
         post: operations["postV1Patterns"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/patterns/search": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Search patterns
-         * @description Requires the `read` scope.
-         */
-        post: operations["postV1PatternsSearch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -916,6 +1210,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Build a prompt context from the most relevant memories within a token budget (alias of /v2/context/build)
+         * @description Requires the `read` scope.
+         */
+        post: operations["postV2Context"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/memories/context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Build a prompt context from the most relevant memories within a token budget (alias of /v2/context/build)
+         * @description Requires the `read` scope.
+         */
+        post: operations["postV1MemoriesContext"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp": {
         parameters: {
             query?: never;
@@ -950,7 +1284,7 @@ export interface components {
     schemas: {
         Error: {
             /** @enum {string} */
-            type: "bad_request" | "unauthorized" | "authorization_error" | "not_found" | "conflict" | "payload_too_large" | "validation_error" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
+            type: "bad_request" | "unauthorized" | "authorization_error" | "not_found" | "conflict" | "payload_too_large" | "request_header_too_large" | "validation_error" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
             message: string;
             code: number;
             request_id: string;
@@ -1003,8 +1337,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1043,8 +1395,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1088,6 +1458,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
                 headers: {
@@ -1097,18 +1476,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is down */
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: string;
-                        database: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1120,6 +1494,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
         requestBody: {
             content: {
                 /**
@@ -1200,6 +1575,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
                 headers: {
@@ -1209,14 +1593,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    getV1ApiKeys: {
+    getV1ProjectsSharedPatterns: {
         parameters: {
-            query?: {
-                limit?: number;
-                offset?: number;
-                cursor?: string;
+            query: {
+                a: string;
+                b: string;
             };
             header?: never;
             path?: never;
@@ -1224,7 +1616,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of keys */
+            /** @description The shared patterns */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1232,333 +1624,21 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: ({
-                            /** @constant */
-                            object: "api_key";
                             /** Format: uuid */
                             id: string;
-                            name: string;
-                            key_prefix: string;
-                            scopes: string[];
-                            /** Format: uuid */
-                            agent_id: string | null;
-                            /** Format: date-time */
-                            expires_at: string | null;
-                            /** Format: date-time */
-                            revoked_at: string | null;
-                            /** Format: date-time */
-                            last_used_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        has_more: boolean;
-                        next_cursor: string | null;
-                        total_count: number;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, invalid, expired or revoked API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key lacks the scope this operation needs (`admin`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A resource the request names (agent, session, project, entity...) does not exist */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Validation failed: `details` names each field and what is wrong with it */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error: the request id identifies it in the logs */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postV1ApiKeys: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "name": "read-only agent",
-                 *       "scopes": [
-                 *         "read"
-                 *       ]
-                 *     }
-                 */
-                "application/json": {
-                    name: string;
-                    scopes: ("read" | "write" | "delete" | "admin")[];
-                    /** Format: date-time */
-                    expires_at?: string;
-                    /** Format: uuid */
-                    agent_id?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Created, with the raw key */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "api_key";
-                        /** Format: uuid */
-                        id: string;
-                        name: string;
-                        key_prefix: string;
-                        scopes: string[];
-                        /** Format: uuid */
-                        agent_id: string | null;
-                        /** Format: date-time */
-                        expires_at: string | null;
-                        /** Format: date-time */
-                        revoked_at: string | null;
-                        /** Format: date-time */
-                        last_used_at: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        key: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key lacks the scope this operation needs (`admin`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A resource the request names (agent, session, project, entity...) does not exist */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over the size limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Validation failed: `details` names each field and what is wrong with it */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error: the request id identifies it in the logs */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    deleteV1ApiKeysId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Revoked */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Missing, invalid, expired or revoked API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key lacks the scope this operation needs (`admin`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such resource in this account (also for ids that are not UUIDs) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error: the request id identifies it in the logs */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getV1Agents: {
-        parameters: {
-            query?: {
-                limit?: number;
-                offset?: number;
-                cursor?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of agents */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: ({
-                            /** @constant */
-                            object: "agent";
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
+                            title: string;
                             description: string | null;
-                            config: {
-                                [key: string]: unknown;
-                            };
+                            scope: string;
+                            category: string | null;
+                            tags: string[];
+                            example_code: string | null;
+                            /** Format: uuid */
+                            source_project_id: string | null;
+                            source_project_slug: string | null;
                             metadata: {
                                 [key: string]: unknown;
                             };
-                            memory_count: number;
-                            session_count: number;
-                            project_count: number;
-                            /** Format: date-time */
-                            last_active_at: string | null;
+                            adoption_count: number;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -1566,9 +1646,9 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
-                        has_more: boolean;
-                        next_cursor: string | null;
-                        total_count: number;
+                        project_a: string;
+                        project_b: string;
+                        total: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -1621,6 +1701,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
                 headers: {
@@ -1630,62 +1719,168 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    postV1Agents: {
+    postV1ProjectsImpactAnalysis: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "name": "assistant",
-                 *       "description": "The IDE assistant"
-                 *     }
-                 */
                 "application/json": {
-                    name: string;
-                    description?: string;
-                    /** @default {} */
-                    metadata?: {
-                        [key: string]: unknown;
-                    };
+                    project: string;
+                    change_description: string;
                 };
             };
         };
         responses: {
-            /** @description Created */
-            201: {
+            /** @description Affected projects, shared patterns and related decisions */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
-                        object: "agent";
-                        /** Format: uuid */
-                        id: string;
-                        name: string;
-                        description: string | null;
-                        config: {
+                        project: string;
+                        change_description: string;
+                        affected_projects: ({
+                            slug: string;
+                            name: string | null;
+                            relationship_type: string;
+                            decisions: ({
+                                decision: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    /** Format: uuid */
+                                    agent_id: string | null;
+                                    /** Format: uuid */
+                                    session_id: string | null;
+                                    project_slug: string | null;
+                                    title: string;
+                                    rationale: string | null;
+                                    alternatives: string | null;
+                                    status: string;
+                                    /** Format: uuid */
+                                    superseded_by: string | null;
+                                    tags: string[];
+                                    metadata: {
+                                        [key: string]: unknown;
+                                    };
+                                    /** Format: date-time */
+                                    created_at: string;
+                                    /** Format: date-time */
+                                    updated_at: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                score: number;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            memories: ({
+                                memory: {
+                                    /** @constant */
+                                    object: "memory";
+                                    /** Format: uuid */
+                                    id: string;
+                                    content: string;
+                                    /** Format: uuid */
+                                    agent_id: string | null;
+                                    metadata: {
+                                        [key: string]: unknown;
+                                    };
+                                    entities: ({
+                                        type: string;
+                                        value: string;
+                                        confidence: number;
+                                    } & {
+                                        [key: string]: unknown;
+                                    })[];
+                                    memory_type: string;
+                                    importance: number;
+                                    tier: string;
+                                    archived: boolean;
+                                    /** @description Unix seconds */
+                                    created_at: number;
+                                    /** @description Unix seconds */
+                                    updated_at: number;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                score: number;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        } & {
                             [key: string]: unknown;
-                        };
-                        metadata: {
+                        })[];
+                        shared_patterns: ({
+                            /** Format: uuid */
+                            id: string;
+                            title: string;
+                            description: string | null;
+                            scope: string;
+                            category: string | null;
+                            tags: string[];
+                            example_code: string | null;
+                            /** Format: uuid */
+                            source_project_id: string | null;
+                            source_project_slug: string | null;
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            adoption_count: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        } & {
                             [key: string]: unknown;
-                        };
-                        memory_count: number;
-                        session_count: number;
-                        project_count: number;
-                        /** Format: date-time */
-                        last_active_at: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
+                        })[];
+                        related_decisions: ({
+                            decision: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                agent_id: string | null;
+                                /** Format: uuid */
+                                session_id: string | null;
+                                project_slug: string | null;
+                                title: string;
+                                rationale: string | null;
+                                alternatives: string | null;
+                                status: string;
+                                /** Format: uuid */
+                                superseded_by: string | null;
+                                tags: string[];
+                                metadata: {
+                                    [key: string]: unknown;
+                                };
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            score: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        total_affected: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -1709,7 +1904,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (`write`) */
+            /** @description The API key lacks the scope this operation needs (`read`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1720,15 +1915,6 @@ export interface operations {
             };
             /** @description A resource the request names (agent, session, project, entity...) does not exist */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An agent of that name exists */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1765,8 +1951,1222 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1ProjectsSlugRelationships: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "target_project": "billing-api",
+                 *       "relationship_type": "depends_on"
+                 *     }
+                 */
+                "application/json": {
+                    target_project: string;
+                    relationship_type: string;
+                    /** @default {} */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The same edge existed: it is returned */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        source_project: string;
+                        target_project: string;
+                        relationship_type: string;
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        /** Format: date-time */
+                        created_at: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        source_project: string;
+                        target_project: string;
+                        relationship_type: string;
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        /** Format: date-time */
+                        created_at: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`write`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1ProjectsSlugDependencies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The edges */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        project: string;
+                        data: ({
+                            /** Format: uuid */
+                            id: string;
+                            project: {
+                                /** Format: uuid */
+                                id: string;
+                                slug: string;
+                                name: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            relationship_type: string;
+                            /** @enum {string} */
+                            direction: "outgoing" | "incoming";
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        total: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`read`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1ProjectsSlugDependents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The edges */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        project: string;
+                        data: ({
+                            /** Format: uuid */
+                            id: string;
+                            project: {
+                                /** Format: uuid */
+                                id: string;
+                                slug: string;
+                                name: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            relationship_type: string;
+                            /** @enum {string} */
+                            direction: "outgoing" | "incoming";
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        total: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`read`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1ProjectsSlugRelated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The edges */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        project: string;
+                        data: ({
+                            /** Format: uuid */
+                            id: string;
+                            project: {
+                                /** Format: uuid */
+                                id: string;
+                                slug: string;
+                                name: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            relationship_type: string;
+                            /** @enum {string} */
+                            direction: "outgoing" | "incoming";
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        total: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`read`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1PatternsSuggest: {
+        parameters: {
+            query: {
+                project: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Suggested patterns */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ({
+                            /** Format: uuid */
+                            id: string;
+                            title: string;
+                            description: string | null;
+                            scope: string;
+                            category: string | null;
+                            tags: string[];
+                            example_code: string | null;
+                            /** Format: uuid */
+                            source_project_id: string | null;
+                            source_project_slug: string | null;
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            adoption_count: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        project: string;
+                        total: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`read`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A resource the request names (agent, session, project, entity...) does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1MemoriesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The memory */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "memory",
+                     *       "id": "0b7f6f6e-3c1a-4d3e-9a8e-2f1d7c6b5a40",
+                     *       "content": "The user prefers dark mode in every editor.",
+                     *       "agent_id": "5d2c1b0a-9e8f-4a7b-8c6d-5e4f3a2b1c0d",
+                     *       "metadata": {
+                     *         "source": "chat"
+                     *       },
+                     *       "entities": [],
+                     *       "memory_type": "preference",
+                     *       "visibility": "private",
+                     *       "importance": 0.5,
+                     *       "tier": "hot",
+                     *       "archived": false,
+                     *       "session_id": null,
+                     *       "project_id": null,
+                     *       "created_at": 1795000000,
+                     *       "updated_at": 1795000000
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        object: "memory";
+                        /** Format: uuid */
+                        id: string;
+                        content: string;
+                        /** Format: uuid */
+                        agent_id: string | null;
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        entities: ({
+                            type: string;
+                            value: string;
+                            confidence: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        memory_type: string;
+                        importance: number;
+                        tier: string;
+                        archived: boolean;
+                        /** @description Unix seconds */
+                        created_at: number;
+                        /** @description Unix seconds */
+                        updated_at: number;
+                        /** @enum {string} */
+                        visibility: "private" | "confidential";
+                        /** Format: uuid */
+                        session_id: string | null;
+                        /** Format: uuid */
+                        project_id: string | null;
+                        is_duplicate?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`read`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putV1MemoriesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    content?: string;
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                    importance?: number;
+                    /** @enum {string} */
+                    tier?: "hot" | "warm" | "cold";
+                    /** @enum {string} */
+                    memory_type?: "fact" | "event" | "insight" | "task" | "preference" | "entity_reference" | "system";
+                    /** @enum {string} */
+                    visibility?: "private" | "confidential";
+                    archived?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The updated memory */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "memory";
+                        /** Format: uuid */
+                        id: string;
+                        content: string;
+                        /** Format: uuid */
+                        agent_id: string | null;
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        entities: ({
+                            type: string;
+                            value: string;
+                            confidence: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        memory_type: string;
+                        importance: number;
+                        tier: string;
+                        archived: boolean;
+                        /** @description Unix seconds */
+                        created_at: number;
+                        /** @description Unix seconds */
+                        updated_at: number;
+                        /** @enum {string} */
+                        visibility: "private" | "confidential";
+                        /** Format: uuid */
+                        session_id: string | null;
+                        /** Format: uuid */
+                        project_id: string | null;
+                        is_duplicate?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`write`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1MemoriesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`delete`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchV1MemoriesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    content?: string;
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                    importance?: number;
+                    /** @enum {string} */
+                    tier?: "hot" | "warm" | "cold";
+                    /** @enum {string} */
+                    memory_type?: "fact" | "event" | "insight" | "task" | "preference" | "entity_reference" | "system";
+                    /** @enum {string} */
+                    visibility?: "private" | "confidential";
+                    archived?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The updated memory */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "memory";
+                        /** Format: uuid */
+                        id: string;
+                        content: string;
+                        /** Format: uuid */
+                        agent_id: string | null;
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        entities: ({
+                            type: string;
+                            value: string;
+                            confidence: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        memory_type: string;
+                        importance: number;
+                        tier: string;
+                        archived: boolean;
+                        /** @description Unix seconds */
+                        created_at: number;
+                        /** @description Unix seconds */
+                        updated_at: number;
+                        /** @enum {string} */
+                        visibility: "private" | "confidential";
+                        /** Format: uuid */
+                        session_id: string | null;
+                        /** Format: uuid */
+                        project_id: string | null;
+                        is_duplicate?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`write`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1858,67 +3258,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error: the request id identifies it in the logs */
-            500: {
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    deleteV1AgentsId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Missing, invalid, expired or revoked API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key lacks the scope this operation needs (`delete`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such resource in this account (also for ids that are not UUIDs) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1934,9 +3276,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    patchV1AgentsId: {
+    putV1AgentsId: {
         parameters: {
             query?: never;
             header?: never;
@@ -1945,6 +3296,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
         requestBody: {
             content: {
                 "application/json": {
@@ -2064,8 +3416,2626 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1AgentsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`delete`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchV1AgentsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string;
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The updated agent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "agent";
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        description: string | null;
+                        config: {
+                            [key: string]: unknown;
+                        };
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        memory_count: number;
+                        session_count: number;
+                        project_count: number;
+                        /** Format: date-time */
+                        last_active_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`write`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An agent of that name exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putV1SessionsIdEnd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    summary?: string;
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The ended session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        agent_id: string | null;
+                        external_id: string | null;
+                        project: string | null;
+                        status: string;
+                        title: string | null;
+                        summary: string | null;
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        memory_count: number;
+                        /** Format: date-time */
+                        started_at: string;
+                        /** Format: date-time */
+                        ended_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`write`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1SessionsIdEnd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    summary?: string;
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The ended session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        agent_id: string | null;
+                        external_id: string | null;
+                        project: string | null;
+                        status: string;
+                        title: string | null;
+                        summary: string | null;
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        memory_count: number;
+                        /** Format: date-time */
+                        started_at: string;
+                        /** Format: date-time */
+                        ended_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`write`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The session has already ended */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1DecisionsCheck: {
+        parameters: {
+            query: {
+                query: string;
+                project_slug?: string;
+                limit?: number;
+                threshold?: number;
+                include_superseded?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Similar decisions with scores */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ({
+                            decision: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                agent_id: string | null;
+                                /** Format: uuid */
+                                session_id: string | null;
+                                project_slug: string | null;
+                                title: string;
+                                rationale: string | null;
+                                alternatives: string | null;
+                                status: string;
+                                /** Format: uuid */
+                                superseded_by: string | null;
+                                tags: string[];
+                                metadata: {
+                                    [key: string]: unknown;
+                                };
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            score: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`read`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A resource the request names (agent, session, project, entity...) does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1DecisionsCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    query: string;
+                    project_slug?: string;
+                    /** @default 5 */
+                    limit?: number;
+                    threshold?: number;
+                    include_superseded?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Similar decisions with scores */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ({
+                            decision: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                agent_id: string | null;
+                                /** Format: uuid */
+                                session_id: string | null;
+                                project_slug: string | null;
+                                title: string;
+                                rationale: string | null;
+                                alternatives: string | null;
+                                status: string;
+                                /** Format: uuid */
+                                superseded_by: string | null;
+                                tags: string[];
+                                metadata: {
+                                    [key: string]: unknown;
+                                };
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            score: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`read`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A resource the request names (agent, session, project, entity...) does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1PatternsSearch: {
+        parameters: {
+            query?: {
+                query?: string;
+                limit?: number;
+                category?: string;
+                project?: string;
+                threshold?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Patterns with scores */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ({
+                            pattern: {
+                                /** Format: uuid */
+                                id: string;
+                                title: string;
+                                description: string | null;
+                                scope: string;
+                                category: string | null;
+                                tags: string[];
+                                example_code: string | null;
+                                /** Format: uuid */
+                                source_project_id: string | null;
+                                source_project_slug: string | null;
+                                metadata: {
+                                    [key: string]: unknown;
+                                };
+                                adoption_count: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            score: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`read`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A resource the request names (agent, session, project, entity...) does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1PatternsSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    query: string;
+                    /** @default 10 */
+                    limit?: number;
+                    category?: string;
+                    project?: string;
+                    threshold?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Patterns with scores */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ({
+                            pattern: {
+                                /** Format: uuid */
+                                id: string;
+                                title: string;
+                                description: string | null;
+                                scope: string;
+                                category: string | null;
+                                tags: string[];
+                                example_code: string | null;
+                                /** Format: uuid */
+                                source_project_id: string | null;
+                                source_project_slug: string | null;
+                                metadata: {
+                                    [key: string]: unknown;
+                                };
+                                adoption_count: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            score: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`read`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A resource the request names (agent, session, project, entity...) does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1EntitiesLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    entity_id: string;
+                    /** Format: uuid */
+                    memory_id: string;
+                    /** @default mentioned_in */
+                    relationship?: string;
+                    /** @default 1 */
+                    relevance_score?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The link */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        entity_id: string;
+                        /** Format: uuid */
+                        memory_id: string;
+                        relationship: string;
+                        relevance_score: number;
+                        /** Format: date-time */
+                        created_at: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`write`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A resource the request names (agent, session, project, entity...) does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Already linked */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1EntitiesIdLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    entity_id: string;
+                    /** Format: uuid */
+                    memory_id: string;
+                    /** @default mentioned_in */
+                    relationship?: string;
+                    /** @default 1 */
+                    relevance_score?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The link */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        entity_id: string;
+                        /** Format: uuid */
+                        memory_id: string;
+                        relationship: string;
+                        relevance_score: number;
+                        /** Format: date-time */
+                        created_at: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`write`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Already linked */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putV1MemoriesIdImportance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "importance": 0.9
+                 *     }
+                 */
+                "application/json": {
+                    importance: number;
+                    /** @enum {string} */
+                    tier?: "hot" | "warm" | "cold";
+                };
+            };
+        };
+        responses: {
+            /** @description The updated memory */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "memory";
+                        /** Format: uuid */
+                        id: string;
+                        content: string;
+                        /** Format: uuid */
+                        agent_id: string | null;
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        entities: ({
+                            type: string;
+                            value: string;
+                            confidence: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        memory_type: string;
+                        importance: number;
+                        tier: string;
+                        archived: boolean;
+                        /** @description Unix seconds */
+                        created_at: number;
+                        /** @description Unix seconds */
+                        updated_at: number;
+                        /** @enum {string} */
+                        visibility: "private" | "confidential";
+                        /** Format: uuid */
+                        session_id: string | null;
+                        /** Format: uuid */
+                        project_id: string | null;
+                        is_duplicate?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`write`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1EntitiesIdNeighborhood: {
+        parameters: {
+            query?: {
+                depth?: number;
+                max_neighbors?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entity, its neighbours (nearest first) and some of its memories */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entity: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            type: string;
+                            entity_type: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        neighbors: ({
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            type: string;
+                            entity_type: string;
+                            relationship: string;
+                            depth: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        total_neighbors: number;
+                        depth: number;
+                        memories: ({
+                            /** Format: uuid */
+                            id: string;
+                            content: string;
+                            relationship: string | null;
+                            created_at: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`read`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1Quota: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Requests used and left in the current window, and what the account stores */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "quota";
+                        used: number;
+                        limit: number;
+                        remaining: number;
+                        /** Format: date-time */
+                        resetAt: string;
+                        /** Format: date-time */
+                        reset_at: string;
+                        window_seconds: number;
+                        usage: {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`read`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1Embed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "text": "How do we deploy?"
+                 *     }
+                 */
+                "application/json": {
+                    texts?: string[];
+                    text?: string & (unknown | (unknown[] | boolean | number | Record<string, never> | string | null));
+                    /** @enum {string} */
+                    prefix?: "search_query" | "search_document";
+                };
+            };
+        };
+        responses: {
+            /** @description `embedding` for `text`, `embeddings` for `texts` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "embedding";
+                        model: string;
+                        dimension: number;
+                        embedding?: number[];
+                        embeddings?: number[][];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`read`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A resource the request names (agent, session, project, entity...) does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1ApiKeys: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ({
+                            /** @constant */
+                            object: "api_key";
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            key_prefix: string;
+                            scopes: string[];
+                            /** Format: uuid */
+                            agent_id: string | null;
+                            /** Format: date-time */
+                            expires_at: string | null;
+                            /** Format: date-time */
+                            revoked_at: string | null;
+                            /** Format: date-time */
+                            last_used_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                        total_count: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`admin`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A resource the request names (agent, session, project, entity...) does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1ApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "read-only agent",
+                 *       "scopes": [
+                 *         "read"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    scopes: ("read" | "write" | "delete" | "admin")[];
+                    /** Format: date-time */
+                    expires_at?: string;
+                    /** Format: uuid */
+                    agent_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created, with the raw key */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "api_key";
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        key_prefix: string;
+                        scopes: string[];
+                        /** Format: uuid */
+                        agent_id: string | null;
+                        /** Format: date-time */
+                        expires_at: string | null;
+                        /** Format: date-time */
+                        revoked_at: string | null;
+                        /** Format: date-time */
+                        last_used_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        key: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`admin`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A resource the request names (agent, session, project, entity...) does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1ApiKeysId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`admin`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1Agents: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of agents */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: ({
+                            /** @constant */
+                            object: "agent";
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            description: string | null;
+                            config: {
+                                [key: string]: unknown;
+                            };
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            memory_count: number;
+                            session_count: number;
+                            project_count: number;
+                            /** Format: date-time */
+                            last_active_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                        total_count: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`read`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A resource the request names (agent, session, project, entity...) does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1Agents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "assistant",
+                 *       "description": "The IDE assistant"
+                 *     }
+                 */
+                "application/json": {
+                    id?: string;
+                    name?: unknown[] | boolean | number | Record<string, never> | string | null;
+                    description?: string;
+                    /** @default {} */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "agent";
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        description: string | null;
+                        config: {
+                            [key: string]: unknown;
+                        };
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        memory_count: number;
+                        session_count: number;
+                        project_count: number;
+                        /** Format: date-time */
+                        last_active_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`write`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A resource the request names (agent, session, project, entity...) does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An agent of that name exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2135,8 +6105,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2254,8 +6242,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2272,6 +6278,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
         requestBody: {
             content: {
                 /**
@@ -2489,8 +6496,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2507,6 +6532,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
         requestBody: {
             content: {
                 "application/json": {
@@ -2523,6 +6549,9 @@ export interface operations {
                     }[];
                     /** @default true */
                     parallel_embeddings?: boolean;
+                    agent_id?: string;
+                    /** Format: uuid */
+                    session_id?: string;
                 };
             };
         };
@@ -2607,8 +6636,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2625,6 +6672,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
         requestBody: {
             content: {
                 /**
@@ -2644,7 +6692,6 @@ export interface operations {
                     search_mode?: "semantic" | "hybrid" | "keyword";
                     /** @default 10 */
                     limit?: number;
-                    /** @default 0 */
                     min_score?: number;
                     metadata_filter?: {
                         [key: string]: unknown;
@@ -2661,6 +6708,11 @@ export interface operations {
                     max_context_tokens?: number;
                     /** @default false */
                     debug?: boolean;
+                    threshold?: number;
+                    project?: string;
+                    session_id?: string;
+                    /** @enum {string} */
+                    scope?: "session" | "long-term" | "all";
                 };
             };
         };
@@ -2782,125 +6834,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error: the request id identifies it in the logs */
-            500: {
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getV1MemoriesId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The memory */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "object": "memory",
-                     *       "id": "0b7f6f6e-3c1a-4d3e-9a8e-2f1d7c6b5a40",
-                     *       "content": "The user prefers dark mode in every editor.",
-                     *       "agent_id": "5d2c1b0a-9e8f-4a7b-8c6d-5e4f3a2b1c0d",
-                     *       "metadata": {
-                     *         "source": "chat"
-                     *       },
-                     *       "entities": [],
-                     *       "memory_type": "preference",
-                     *       "visibility": "private",
-                     *       "importance": 0.5,
-                     *       "tier": "hot",
-                     *       "archived": false,
-                     *       "session_id": null,
-                     *       "project_id": null,
-                     *       "created_at": 1795000000,
-                     *       "updated_at": 1795000000
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        object: "memory";
-                        /** Format: uuid */
-                        id: string;
-                        content: string;
-                        /** Format: uuid */
-                        agent_id: string | null;
-                        metadata: {
-                            [key: string]: unknown;
-                        };
-                        entities: ({
-                            type: string;
-                            value: string;
-                            confidence: number;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        memory_type: string;
-                        importance: number;
-                        tier: string;
-                        archived: boolean;
-                        /** @description Unix seconds */
-                        created_at: number;
-                        /** @description Unix seconds */
-                        updated_at: number;
-                        /** @enum {string} */
-                        visibility: "private" | "confidential";
-                        /** Format: uuid */
-                        session_id: string | null;
-                        /** Format: uuid */
-                        project_id: string | null;
-                        is_duplicate?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, invalid, expired or revoked API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key lacks the scope this operation needs (`read`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such resource in this account (also for ids that are not UUIDs) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2916,214 +6852,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-        };
-    };
-    deleteV1MemoriesId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Missing, invalid, expired or revoked API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key lacks the scope this operation needs (`delete`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such resource in this account (also for ids that are not UUIDs) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error: the request id identifies it in the logs */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    patchV1MemoriesId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    content?: string;
-                    metadata?: {
-                        [key: string]: unknown;
-                    };
-                    importance?: number;
-                    /** @enum {string} */
-                    tier?: "hot" | "warm" | "cold";
-                    /** @enum {string} */
-                    memory_type?: "fact" | "event" | "insight" | "task" | "preference" | "entity_reference" | "system";
-                    /** @enum {string} */
-                    visibility?: "private" | "confidential";
-                    archived?: boolean;
-                };
-            };
-        };
-        responses: {
-            /** @description The updated memory */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "memory";
-                        /** Format: uuid */
-                        id: string;
-                        content: string;
-                        /** Format: uuid */
-                        agent_id: string | null;
-                        metadata: {
-                            [key: string]: unknown;
-                        };
-                        entities: ({
-                            type: string;
-                            value: string;
-                            confidence: number;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        memory_type: string;
-                        importance: number;
-                        tier: string;
-                        archived: boolean;
-                        /** @description Unix seconds */
-                        created_at: number;
-                        /** @description Unix seconds */
-                        updated_at: number;
-                        /** @enum {string} */
-                        visibility: "private" | "confidential";
-                        /** Format: uuid */
-                        session_id: string | null;
-                        /** Format: uuid */
-                        project_id: string | null;
-                        is_duplicate?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key lacks the scope this operation needs (`write`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such resource in this account (also for ids that are not UUIDs) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over the size limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Validation failed: `details` names each field and what is wrong with it */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error: the request id identifies it in the logs */
-            500: {
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3226,8 +6956,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3244,6 +6992,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
         requestBody: {
             content: {
                 "application/json": {
@@ -3361,8 +7110,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3442,8 +7209,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3532,8 +7317,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3640,8 +7443,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3658,6 +7479,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
         requestBody: {
             content: {
                 /**
@@ -3778,8 +7600,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3796,6 +7636,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
         requestBody: {
             content: {
                 "application/json": {
@@ -3905,8 +7746,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3992,8 +7851,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4059,8 +7936,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4079,6 +7974,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
         requestBody: {
             content: {
                 "application/json": {
@@ -4192,8 +8088,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4306,8 +8220,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4324,6 +8256,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
         requestBody: {
             content: {
                 /**
@@ -4452,8 +8385,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4470,6 +8421,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
         requestBody: {
             content: {
                 "application/json": {
@@ -4583,8 +8535,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4687,8 +8657,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4769,6 +8757,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
                 headers: {
@@ -4778,137 +8775,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-        };
-    };
-    postV1SessionsIdEnd: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    summary?: string;
-                    metadata?: {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description The ended session */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        agent_id: string | null;
-                        external_id: string | null;
-                        project: string | null;
-                        status: string;
-                        title: string | null;
-                        summary: string | null;
-                        metadata: {
-                            [key: string]: unknown;
-                        };
-                        memory_count: number;
-                        /** Format: date-time */
-                        started_at: string;
-                        /** Format: date-time */
-                        ended_at: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key lacks the scope this operation needs (`write`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such resource in this account (also for ids that are not UUIDs) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The session has already ended */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over the size limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Validation failed: `details` names each field and what is wrong with it */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error: the request id identifies it in the logs */
-            500: {
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4978,8 +8846,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5085,8 +8971,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5103,6 +9007,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
         requestBody: {
             content: {
                 /**
@@ -5231,8 +9136,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5302,8 +9225,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5391,8 +9332,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5458,8 +9417,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5478,6 +9455,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
         requestBody: {
             content: {
                 "application/json": {
@@ -5490,6 +9468,7 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
+                    slug?: unknown;
                 };
             };
         };
@@ -5597,8 +9576,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5617,6 +9614,7 @@ export interface operations {
                 project_slug?: string;
                 status?: "active" | "superseded" | "reverted" | "experimental";
                 tag?: string;
+                tags?: string;
             };
             header?: never;
             path?: never;
@@ -5711,8 +9709,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5729,6 +9745,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
         requestBody: {
             content: {
                 /**
@@ -5858,6 +9875,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
                 headers: {
@@ -5867,135 +9893,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-        };
-    };
-    postV1DecisionsCheck: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    query: string;
-                    project_slug?: string;
-                    /** @default 5 */
-                    limit?: number;
-                };
-            };
-        };
-        responses: {
-            /** @description Similar decisions with scores */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: ({
-                            decision: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                agent_id: string | null;
-                                /** Format: uuid */
-                                session_id: string | null;
-                                project_slug: string | null;
-                                title: string;
-                                rationale: string | null;
-                                alternatives: string | null;
-                                status: string;
-                                /** Format: uuid */
-                                superseded_by: string | null;
-                                tags: string[];
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                updated_at: string;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            score: number;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key lacks the scope this operation needs (`read`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A resource the request names (agent, session, project, entity...) does not exist */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over the size limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Validation failed: `details` names each field and what is wrong with it */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error: the request id identifies it in the logs */
-            500: {
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6087,8 +9986,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6154,8 +10071,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6174,6 +10109,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
         requestBody: {
             content: {
                 "application/json": {
@@ -6297,8 +10233,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6317,9 +10271,11 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
         requestBody: {
             content: {
                 "application/json": {
+                    status?: unknown;
                     title: string;
                     rationale: string;
                     alternatives?: string;
@@ -6420,8 +10376,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6532,8 +10506,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6550,6 +10542,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
         requestBody: {
             content: {
                 /**
@@ -6675,6 +10668,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
                 headers: {
@@ -6684,133 +10686,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-        };
-    };
-    postV1PatternsSearch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    query: string;
-                    /** @default 10 */
-                    limit?: number;
-                    category?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Patterns with scores */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: ({
-                            pattern: {
-                                /** Format: uuid */
-                                id: string;
-                                title: string;
-                                description: string | null;
-                                scope: string;
-                                category: string | null;
-                                tags: string[];
-                                example_code: string | null;
-                                /** Format: uuid */
-                                source_project_id: string | null;
-                                source_project_slug: string | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                adoption_count: number;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                updated_at: string;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            score: number;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key lacks the scope this operation needs (`read`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A resource the request names (agent, session, project, entity...) does not exist */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over the size limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Validation failed: `details` names each field and what is wrong with it */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error: the request id identifies it in the logs */
-            500: {
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6900,8 +10777,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6967,8 +10862,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6987,6 +10900,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
         requestBody: {
             content: {
                 "application/json": {
@@ -7100,8 +11014,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7120,6 +11052,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
         requestBody: {
             content: {
                 "application/json": {
@@ -7204,8 +11137,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7282,8 +11233,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7359,8 +11328,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7377,6 +11364,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
         requestBody: {
             content: {
                 /**
@@ -7488,8 +11476,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7572,8 +11578,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7639,8 +11663,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7659,6 +11701,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
         requestBody: {
             content: {
                 "application/json": {
@@ -7761,8 +11804,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7870,8 +11931,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7969,8 +12048,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7987,16 +12084,28 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
         requestBody: {
             content: {
                 "application/json": {
                     query: string;
                     agent_id?: string;
-                    /** @default 10 */
                     limit?: number;
                     /** @default 0.5 */
                     threshold?: number;
                     max_tokens?: number;
+                    max_memories?: number;
+                    project?: string;
+                    /**
+                     * @default semantic
+                     * @enum {string}
+                     */
+                    search_mode?: "semantic" | "hybrid" | "keyword";
+                    /** @default [] */
+                    exclude_memory_ids?: string[];
+                    /** @default false */
+                    ai_enhanced?: boolean;
+                    ranking_version?: string;
                 };
             };
         };
@@ -8081,8 +12190,310 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV2Context: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    query: string;
+                    agent_id?: string;
+                    limit?: number;
+                    /** @default 0.5 */
+                    threshold?: number;
+                    max_tokens?: number;
+                    max_memories?: number;
+                    project?: string;
+                    /**
+                     * @default semantic
+                     * @enum {string}
+                     */
+                    search_mode?: "semantic" | "hybrid" | "keyword";
+                    /** @default [] */
+                    exclude_memory_ids?: string[];
+                    /** @default false */
+                    ai_enhanced?: boolean;
+                    ranking_version?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The context, ready to put in a prompt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        context: string;
+                        memories_used: number;
+                        total_chars: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`read`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A resource the request names (agent, session, project, entity...) does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1MemoriesContext: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    query: string;
+                    agent_id?: string;
+                    limit?: number;
+                    /** @default 0.5 */
+                    threshold?: number;
+                    max_tokens?: number;
+                    max_memories?: number;
+                    project?: string;
+                    /**
+                     * @default semantic
+                     * @enum {string}
+                     */
+                    search_mode?: "semantic" | "hybrid" | "keyword";
+                    /** @default [] */
+                    exclude_memory_ids?: string[];
+                    /** @default false */
+                    ai_enhanced?: boolean;
+                    ranking_version?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The context, ready to put in a prompt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        context: string;
+                        memories_used: number;
+                        total_chars: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`read`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A resource the request names (agent, session, project, entity...) does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8132,8 +12543,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8183,8 +12612,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8234,8 +12681,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: the request id identifies it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import type { Schema } from 'joi';
 import { VERSION } from '@ams/core';
 import { errorEnvelope, ErrorStatus, RouteDoc, RouteDocs } from './route-docs';
 import { JsonSchema, toJsonSchema } from './json-schema';
@@ -31,9 +32,26 @@ export function operationId(method: string, path: string): string {
   return method + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
 }
 
+/**
+ * A request schema as validate() applies it: unknown members are accepted (and stripped) at every
+ * level (client-compat G1), so the document never claims `additionalProperties: false` for input.
+ */
+export function lenientRequestSchema(schema: Schema): JsonSchema {
+  const open = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(open);
+    if (node === null || typeof node !== 'object') return;
+    const obj = node as Record<string, unknown>;
+    if (obj.additionalProperties === false) delete obj.additionalProperties;
+    Object.values(obj).forEach(open);
+  };
+  const json = toJsonSchema(schema);
+  open(json);
+  return json;
+}
+
 function queryParameters(doc: RouteDoc): JsonSchema[] {
   if (!doc.query) return [];
-  const schema = toJsonSchema(doc.query) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  const schema = lenientRequestSchema(doc.query) as { properties?: Record<string, JsonSchema>; required?: string[] };
   return Object.entries(schema.properties ?? {}).map(([name, s]) => ({
     name,
     in: 'query',
@@ -85,7 +103,8 @@ function operation(route: AppRoute, doc: RouteDoc): Operation {
   if (doc.body) {
     op.requestBody = {
       required: true,
-      content: { 'application/json': { schema: toJsonSchema(doc.body), ...(doc.example !== undefined ? { example: doc.example } : {}) } },
+      description: 'Unknown members are ignored; `null` on an optional member means absent.',
+      content: { 'application/json': { schema: lenientRequestSchema(doc.body), ...(doc.example !== undefined ? { example: doc.example } : {}) } },
     };
   }
   for (const [status, res] of Object.entries(doc.responses)) {
