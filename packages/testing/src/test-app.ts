@@ -51,7 +51,10 @@ export async function closeSharedTestDatabase(): Promise<void> {
 }
 
 export interface TestApp {
+  /** The app behind the OpenAPI conformance checks: what tests send requests to. */
   app: Express;
+  /** The API app itself (its router stack, e.g. for route discovery). */
+  api: Express;
   ctx: AppContext;
   request: () => supertest.Agent;
   close(): Promise<void>;
@@ -80,11 +83,13 @@ export async function createTestApp(
   const ingestion = opts.ingestion ? createIngestion(config, ctx) : undefined;
   ctx.ingestion = ingestion;
   // Every response of every integration test is checked against the OpenAPI document.
-  const { app, violations } = withConformanceChecks(createApp(ctx));
+  const api = createApp(ctx);
+  const { app, violations } = withConformanceChecks(api);
   // The validator loads the document on its first request: done now, so no test's first request waits on it.
   await supertest(app).get(WARM_UP_PATH).expect(204);
   return {
     app,
+    api,
     ctx,
     request: () => supertest.agent(app),
     async close() {

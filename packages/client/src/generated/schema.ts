@@ -1654,6 +1654,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -2194,6 +2203,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -2214,6 +2232,15 @@ export interface operations {
             };
             /** @description No such resource in this account (also for ids that are not UUIDs) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2308,6 +2335,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -2328,6 +2364,15 @@ export interface operations {
             };
             /** @description No such resource in this account (also for ids that are not UUIDs) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2422,6 +2467,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -2442,6 +2496,15 @@ export interface operations {
             };
             /** @description No such resource in this account (also for ids that are not UUIDs) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2536,6 +2599,15 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
@@ -2690,6 +2762,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -2710,6 +2791,15 @@ export interface operations {
             };
             /** @description No such resource in this account (also for ids that are not UUIDs) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2942,6 +3032,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -2962,6 +3061,15 @@ export interface operations {
             };
             /** @description No such resource in this account (also for ids that are not UUIDs) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3220,6 +3328,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -3240,6 +3357,15 @@ export interface operations {
             };
             /** @description No such resource in this account (also for ids that are not UUIDs) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3463,6 +3589,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -3483,6 +3618,15 @@ export interface operations {
             };
             /** @description No such resource in this account (also for ids that are not UUIDs) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4050,6 +4194,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -4336,6 +4489,15 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
@@ -5083,6 +5245,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -5193,6 +5364,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -5204,6 +5384,15 @@ export interface operations {
             };
             /** @description The API key lacks the scope this operation needs (`read`) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5434,6 +5623,15 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
@@ -5683,6 +5881,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -5703,6 +5910,15 @@ export interface operations {
             };
             /** @description No such resource in this account (also for ids that are not UUIDs) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5803,6 +6019,15 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
@@ -6067,6 +6292,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -6087,6 +6321,15 @@ export interface operations {
             };
             /** @description No such resource in this account (also for ids that are not UUIDs) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6193,6 +6436,15 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
@@ -6918,6 +7170,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -6938,6 +7199,15 @@ export interface operations {
             };
             /** @description No such resource in this account (also for ids that are not UUIDs) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7171,6 +7441,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -7191,6 +7470,15 @@ export interface operations {
             };
             /** @description No such resource in this account (also for ids that are not UUIDs) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7270,6 +7558,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -7299,6 +7596,15 @@ export interface operations {
             };
             /** @description The embedding is not `failed` */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7394,6 +7700,15 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
@@ -7813,6 +8128,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -7833,6 +8157,15 @@ export interface operations {
             };
             /** @description No such resource in this account (also for ids that are not UUIDs) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7898,6 +8231,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -7918,6 +8260,15 @@ export interface operations {
             };
             /** @description No such resource in this account (also for ids that are not UUIDs) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8171,6 +8522,15 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
@@ -8610,6 +8970,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -8710,6 +9079,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -8808,6 +9186,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -8828,6 +9215,15 @@ export interface operations {
             };
             /** @description No such resource in this account (also for ids that are not UUIDs) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8922,6 +9318,15 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
@@ -9187,6 +9592,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -9207,6 +9621,15 @@ export interface operations {
             };
             /** @description No such resource in this account (also for ids that are not UUIDs) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9294,6 +9717,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -9314,6 +9746,15 @@ export interface operations {
             };
             /** @description No such resource in this account (also for ids that are not UUIDs) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9379,6 +9820,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -9399,6 +9849,15 @@ export interface operations {
             };
             /** @description No such resource in this account (also for ids that are not UUIDs) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9660,6 +10119,15 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
@@ -9948,6 +10416,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -9968,6 +10445,15 @@ export interface operations {
             };
             /** @description No such resource in this account (also for ids that are not UUIDs) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10033,6 +10519,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -10053,6 +10548,15 @@ export interface operations {
             };
             /** @description No such resource in this account (also for ids that are not UUIDs) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10459,6 +10963,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -10739,6 +11252,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -10759,6 +11281,15 @@ export interface operations {
             };
             /** @description No such resource in this account (also for ids that are not UUIDs) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10824,6 +11355,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -10844,6 +11384,15 @@ export interface operations {
             };
             /** @description No such resource in this account (also for ids that are not UUIDs) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11186,6 +11735,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -11299,6 +11857,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -11310,6 +11877,15 @@ export interface operations {
             };
             /** @description The API key lacks the scope this operation needs (`admin`) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11540,6 +12116,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -11560,6 +12145,15 @@ export interface operations {
             };
             /** @description No such resource in this account (also for ids that are not UUIDs) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11625,6 +12219,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -11645,6 +12248,15 @@ export interface operations {
             };
             /** @description No such resource in this account (also for ids that are not UUIDs) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11884,6 +12496,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -12001,6 +12622,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -12030,6 +12660,15 @@ export interface operations {
             };
             /** @description The delivery has not failed */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12512,6 +13151,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -12530,6 +13178,15 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded: wait for `Retry-After` seconds */
@@ -12592,8 +13249,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12650,6 +13325,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -12668,6 +13352,15 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded: wait for `Retry-After` seconds */

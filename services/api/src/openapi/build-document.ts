@@ -74,6 +74,9 @@ function errorStatuses(route: AppRoute, doc: RouteDoc): Map<number, string> {
     add(413);
   }
   if (doc.body || doc.query) add(422);
+  else if (!route.public) add(422, 'A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it)');
+  // The URL's edge (safeUrl) checks every authenticated request before its route.
+  if (!route.public && !doc.body) add(400, 'Malformed percent-encoding in the URL path');
   for (const [s, why] of Object.entries(doc.errors ?? {})) add(Number(s) as ErrorStatus, why);
   add(429);
   // Any request can meet these: oversized headers at the socket, load shedding and the deadline (backpressure).

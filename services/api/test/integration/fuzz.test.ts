@@ -67,7 +67,7 @@ describe('fuzzing every route from its own schema', () => {
     server = http.createServer(outer);
     answerClientErrors(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    routes = listRoutes(t.app);
+    routes = listRoutes(t.api);
     // Discovery: one plain request per route records the schemas it validates with.
     for (const r of routes) {
       current = routeKey(r);
