@@ -75,7 +75,8 @@ describe('fuzzing every route from its own schema', () => {
       await send(r.method, url, ['POST', 'PATCH', 'PUT'].includes(r.method) ? '{}' : undefined);
     }
     current = undefined;
-  });
+    // One request per route (70-odd), each route's first response compiling its OpenAPI schema in the conformance wrapper.
+  }, 120_000);
   afterAll(async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await t.close();
