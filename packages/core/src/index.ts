@@ -6,3 +6,4 @@ export { VERSION } from './version';
 export * from './service-process';
 export * from './async';
 export * from './secret-box';
+export * from './ids';

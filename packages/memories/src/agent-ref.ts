@@ -1,8 +1,6 @@
-import { ApiError } from '@ams/core';
+import { ApiError, isUuid } from '@ams/core';
 import { agentsRepository, Db } from '@ams/db';
 import type { Caller } from './deps';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function checkBinding(auth: Caller, agentId: string): void {
   if (auth.agentId && auth.agentId !== agentId) {
@@ -25,7 +23,7 @@ export async function resolveAgentForWrite(
     if (auth.agentId) return auth.agentId;
     return opts.defaultName ? (await agentsRepository.ensureByName(db, auth.accountId, opts.defaultName)).id : null;
   }
-  if (UUID.test(input)) {
+  if (isUuid(input)) {
     const agent = await agentsRepository.findLive(db, auth.accountId, input.toLowerCase());
     if (!agent) throw ApiError.notFound('Agent');
     checkBinding(auth, agent.id);
@@ -46,11 +44,11 @@ export async function resolveAgentForRead(
   input: string | undefined,
 ): Promise<string | null | 'none'> {
   if (input === undefined) return auth.agentId;
-  const agent = UUID.test(input)
+  const agent = isUuid(input)
     ? await agentsRepository.findLive(db, auth.accountId, input.toLowerCase())
     : await agentsRepository.findLiveByName(db, auth.accountId, input);
   if (!agent) {
-    if (UUID.test(input)) throw ApiError.notFound('Agent');
+    if (isUuid(input)) throw ApiError.notFound('Agent');
     return 'none';
   }
   checkBinding(auth, agent.id);

@@ -1,7 +1,6 @@
+import { isUuid } from '@ams/core';
 import { Db, projectsRepository, SearchFilters } from '@ams/db';
 import type { SearchInput } from './inputs';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type Narrowing = Pick<SearchFilters, 'projectId' | 'sessionId' | 'longTermOnly'>;
 
@@ -24,7 +23,7 @@ export async function narrowSearch(
   if (body.scope === 'long-term') out.longTermOnly = true;
   const sessionFilter = body.scope === 'session' || (body.scope === undefined && body.session_id !== undefined);
   if (sessionFilter) {
-    if (!body.session_id || !UUID.test(body.session_id)) return 'none';
+    if (!body.session_id || !isUuid(body.session_id)) return 'none';
     out.sessionId = body.session_id.toLowerCase();
   }
   return out;

@@ -1,3 +1,4 @@
+import { isUuid } from '@ams/core';
 import type { AppContext } from '@ams/api';
 import { agentsRepository, memoriesRepository } from '@ams/db';
 import { toPgVector } from '@ams/embeddings';
@@ -15,8 +16,6 @@ export interface MemoryFixture {
   archived?: boolean;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The account's live agent of that name, made through the repository (tests need agents, not the agents API). */
 export async function ensureAgent(ctx: AppContext, accountId: string, name: string): Promise<string> {
   return (await agentsRepository.ensureByName(ctx.db.knex, accountId, name)).id;
@@ -27,7 +26,7 @@ export async function ensureAgent(ctx: AppContext, accountId: string, name: stri
  * memories in sessions and projects at chosen times and importances, independent of the memories API.
  */
 export async function insertMemory(ctx: AppContext, accountId: string, m: MemoryFixture): Promise<{ id: string; agentId: string }> {
-  const agentId = UUID.test(m.agentId) ? m.agentId : await ensureAgent(ctx, accountId, m.agentId);
+  const agentId = isUuid(m.agentId) ? m.agentId : await ensureAgent(ctx, accountId, m.agentId);
   const [vector] = await ctx.embedder.embed([m.content]);
   const importance = m.importance ?? 0.5;
   const [row] = await memoriesRepository.insertMany(ctx.db.knex, [

@@ -1,11 +1,9 @@
 import type { Request } from 'express';
-import { ApiError } from '@ams/core';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { ApiError, isUuid } from '@ams/core';
 
 /** A path id that is not a UUID names nothing: 404, as for an unknown id (DESIGN §4). */
 export function pathId(req: Request, resource: string, param = 'id'): string {
   const id = req.params[param];
-  if (typeof id !== 'string' || !UUID.test(id)) throw ApiError.notFound(resource);
+  if (typeof id !== 'string' || !isUuid(id)) throw ApiError.notFound(resource);
   return id.toLowerCase();
 }

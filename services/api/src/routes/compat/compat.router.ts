@@ -1,10 +1,10 @@
 import { Router } from 'express';
 import { patchMemory } from '@ams/memories';
-import { ApiError } from '@ams/core';
+import { ApiError, isUuid } from '@ams/core';
 import type { AppContext } from '../../context';
 import { memoryDeps } from '../../memory-deps';
 import { requireScope } from '../../middleware/require-scope';
-import { agentIdFromPath, isUuid } from '../../services/agent-path';
+import { agentIdFromPath } from '../../services/agent-path';
 import { agentStats, deleteAgent, getAgent, patchAgent } from '../../services/agents.service';
 import { checkDecisions } from '../../services/decisions.service';
 import { linkEntity } from '../../services/entities.service';

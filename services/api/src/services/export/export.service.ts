@@ -1,5 +1,5 @@
 import { agentsRepository, EXPORT_KINDS, ExportCursor, ExportFilters, ExportKind, exportRepository, ExportRow, projectsRepository } from '@ams/db';
-import { VERSION } from '@ams/core';
+import { VERSION, isUuid } from '@ams/core';
 import type { AppContext, AuthContext } from '../../context';
 
 export interface ExportInput {
@@ -18,8 +18,6 @@ export const EXPORT_PAGE_SIZE = 500;
 export const EXPORT_FORMAT = 'ams-export';
 export const EXPORT_FORMAT_VERSION = 1;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export type ExportRecord = { type: ExportKind | 'header' } & Record<string, unknown>;
 
 /**
@@ -30,7 +28,7 @@ async function resolveFilters(ctx: AppContext, auth: AuthContext, q: ExportInput
   const db = ctx.db.knex;
   const f: ExportFilters = { accountId: auth.accountId, createdAfter: q.created_after, createdBefore: q.created_before, includeVectors: q.include_vectors };
   if (q.agent !== undefined) {
-    const agent = UUID.test(q.agent) ? await agentsRepository.findLive(db, auth.accountId, q.agent) : await agentsRepository.findLiveByName(db, auth.accountId, q.agent);
+    const agent = isUuid(q.agent) ? await agentsRepository.findLive(db, auth.accountId, q.agent) : await agentsRepository.findLiveByName(db, auth.accountId, q.agent);
     if (!agent) return undefined;
     f.agentId = agent.id;
   }
