@@ -5,6 +5,7 @@ import { accountsRepository, createDatabase, Database, migrateLatest } from '@am
 import { Embedder, LexicalEmbedder } from '@ams/embeddings';
 import { connectRedis, createApp, createIngestion, issueApiKey, type AppContext, type RedisConnection, type Scope } from '@ams/api';
 import { waitFor } from './wait';
+import { WARM_UP_PATH, withConformanceChecks } from './openapi-conformance';
 
 const RELAXED_LIMITS = {
   RATE_LIMIT_PER_MINUTE: '100000',
@@ -51,7 +52,10 @@ export async function closeSharedTestDatabase(): Promise<void> {
 }
 
 export interface TestApp {
+  /** The app behind the OpenAPI conformance checks: what tests send requests to. */
   app: Express;
+  /** The API app itself (its router stack, e.g. for route discovery). */
+  api: Express;
   ctx: AppContext;
   request: () => supertest.Agent;
   close(): Promise<void>;
@@ -79,15 +83,21 @@ export async function createTestApp(
   // With `ingestion`, v2 creates go to the embedding worker as in server.ts (queue or in-process, by config).
   const ingestion = opts.ingestion ? createIngestion(config, ctx) : undefined;
   ctx.ingestion = ingestion;
-  const app = createApp(ctx);
+  // Every response of every integration test is checked against the OpenAPI document.
+  const api = createApp(ctx);
+  const { app, violations } = withConformanceChecks(api);
+  // The validator loads the document on its first request: done now, so no test's first request waits on it.
+  await supertest(app).get(WARM_UP_PATH).expect(204);
   return {
     app,
+    api,
     ctx,
     request: () => supertest.agent(app),
     async close() {
       await ingestion?.close();
       if (!opts.redis) await redis?.close();
       if (owned) await db.close();
+      if (violations.length) throw new Error(`responses that do not match the OpenAPI document:\n${[...new Set(violations)].join('\n')}`);
     },
   };
 }

@@ -9,6 +9,9 @@ import { apiRateLimit, registerRateLimit } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import { requestLogger } from './middleware/request-logger';
 import { safeUrl } from './middleware/safe-input';
+import { mcpRouter } from './mcp/mcp.router';
+import { ROUTE_DOCS } from './openapi/all-route-docs';
+import { openApiRouter } from './openapi/openapi.router';
 import { agentsRouter } from './routes/agents/agents.router';
 import { apiKeysRouter } from './routes/api-keys/api-keys.router';
 import { authRouter } from './routes/auth/auth.router';
@@ -57,6 +60,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(answerOptions(app));
 
   // Public routes.
+  app.use(openApiRouter(ROUTE_DOCS));
   app.use(healthRouter(ctx));
   app.use(authRouter(ctx, [registerRateLimit(ctx.config.rateLimit.registerPerMinute, limits), safeUrl, ...jsonBody(BODY_LIMIT)]));
 
@@ -92,6 +96,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(currentKeyRouter(ctx), ingestionRouter(ctx));
   app.use(metricsRouter(ctx));
   app.use(exportRouter(ctx));
+  app.use(mcpRouter(ctx));
 
   app.use(notFoundRoute);
   app.use(errorHandler(ctx.logger));

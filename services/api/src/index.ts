@@ -5,3 +5,7 @@ export { createIngestion, type Ingestion } from './lib/ingestion';
 export { connectRedis, type RedisConnection } from './lib/redis';
 export type { Scope } from './lib/scopes';
 export { issueApiKey } from './services/api-keys.service';
+export { ROUTE_DOCS } from './openapi/all-route-docs';
+export { documentOf } from './openapi/openapi.router';
+export { validationTrace } from './openapi/validation-trace';
+export { routeKey } from './openapi/walk-routes';

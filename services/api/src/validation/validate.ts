@@ -22,6 +22,7 @@ export function dropNulls(input: unknown): unknown {
   }
   return out;
 }
+import { traceValidation } from '../openapi/validation-trace';
 
 /**
  * Validates one part of a request against its joi schema (kept beside the route) and returns the
@@ -30,6 +31,7 @@ export function dropNulls(input: unknown): unknown {
  * known member of the wrong type or out of range is still a 422 naming it.
  */
 export function validate<T>(schema: Schema, input: unknown): T {
+  traceValidation(schema);
   schemaCapture.getStore()?.(schema, input);
   const { value, error } = schema.validate(dropNulls(input ?? {}), {
     abortEarly: false,

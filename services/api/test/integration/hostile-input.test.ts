@@ -204,6 +204,7 @@ describe('hostile input never reaches the database as a 500', () => {
     it('answers 204 with Allow for a known path', async () => {
       const res = await t.request().options('/v1/memories/3f1c1a4e-1111-4111-8111-111111111111');
       expect(res.status).toBe(204);
+      // PUT: the client-compat PUT-as-PATCH route.
       expect(res.headers.allow).toBe('DELETE, GET, HEAD, PATCH, PUT, OPTIONS');
     });
     it('answers the 404 envelope for an unknown path', async () => {

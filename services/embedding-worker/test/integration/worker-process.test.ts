@@ -59,7 +59,8 @@ describe('embedding-worker process', () => {
     redisPort = await freePort();
     redisUrl = `redis://127.0.0.1:${redisPort}`;
     redis = await startRedis(redisPort);
-    t = await createTestApp({ REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix }, { ingestion: true });
+    // 40 creates at once: more than the default in-flight bound, which has tests of its own (backpressure.test.ts).
+    t = await createTestApp({ REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, MAX_IN_FLIGHT_REQUESTS: '0' }, { ingestion: true });
     acct = await createAccount(t.ctx);
   });
   afterEach(stopWorkers);

@@ -1,0 +1,68 @@
+import createClient from 'openapi-fetch';
+import type { paths } from './generated/schema';
+import { AmsError } from './errors';
+import { retryingFetch, RetryOptions } from './retrying-fetch';
+
+type JsonBody<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
+  requestBody?: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;
+type Ok<P extends keyof paths, M extends keyof paths[P], S extends number> = paths[P][M] extends {
+  responses: { [K in S]: { content: { 'application/json': infer R } } };
+}
+  ? R
+  : never;
+type Query<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+
+export type Memory = Ok<'/v1/memories/{id}', 'get', 200>;
+export type CreateMemoryInput = JsonBody<'/v1/memories', 'post'>;
+export type SearchInput = JsonBody<'/v1/memories/search', 'post'>;
+export type SearchResults = Ok<'/v1/memories/search', 'post', 200>;
+export type ListMemoriesQuery = Omit<Query<'/v1/memories', 'get'>, 'cursor' | 'offset'>;
+export type MemorySummary = Ok<'/v1/memories', 'get', 200>['data'][number];
+
+export interface ClientOptions extends RetryOptions {
+  /** e.g. http://127.0.0.1:8080 */
+  baseUrl: string;
+  apiKey: string;
+  fetch?: typeof fetch;
+}
+
+/** The body of a successful call, or the API's error as an AmsError. */
+async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await call;
+  if (!response.ok) throw AmsError.fromResponse(response.status, error);
+  return data as T;
+}
+
+/**
+ * The client: `raw` is the typed openapi-fetch client for every operation of the document; the
+ * few hand-written calls below cover the common path.
+ */
+export function createMemoryClient(opts: ClientOptions) {
+  const raw = createClient<paths>({
+    baseUrl: opts.baseUrl.replace(/\/+$/, ''),
+    headers: { Authorization: `Bearer ${opts.apiKey}` },
+    fetch: retryingFetch(opts.fetch ?? globalThis.fetch, opts),
+  });
+
+  const memories = {
+    create: (body: CreateMemoryInput) => unwrap<Memory>(raw.POST('/v1/memories', { body })),
+    get: (id: string) => unwrap<Memory>(raw.GET('/v1/memories/{id}', { params: { path: { id } } })),
+    search: (body: SearchInput) => unwrap<SearchResults>(raw.POST('/v1/memories/search', { body })),
+    delete: (id: string) => unwrap<void>(raw.DELETE('/v1/memories/{id}', { params: { path: { id } } })),
+    /** Every memory matching `query`, newest first, fetched page by page through next_cursor. */
+    async *list(query: ListMemoriesQuery = {}): AsyncGenerator<MemorySummary> {
+      let cursor: string | undefined;
+      do {
+        const page = await unwrap(raw.GET('/v1/memories', { params: { query: { ...query, ...(cursor ? { cursor } : {}) } } }));
+        yield* page.data;
+        cursor = page.has_more && page.next_cursor ? page.next_cursor : undefined;
+      } while (cursor);
+    },
+  };
+  return { raw, memories };
+}
+
+export type MemoryClient = ReturnType<typeof createMemoryClient>;

@@ -1,0 +1,42 @@
+import Joi from 'joi';
+import { isoTime, json, listOf, nullableIso, RouteDocs, shape, uuidOut } from '../../openapi/route-docs';
+import { createAgentBody, listAgentsQuery, patchAgentBody } from './agents.schemas';
+
+export const agent = shape({
+  object: Joi.string().valid('agent'),
+  id: uuidOut,
+  name: Joi.string(),
+  description: Joi.string().allow(null),
+  config: json,
+  metadata: json,
+  memory_count: Joi.number().integer(),
+  session_count: Joi.number().integer(),
+  project_count: Joi.number().integer(),
+  last_active_at: nullableIso,
+  created_at: isoTime,
+  updated_at: isoTime,
+});
+
+/** The client-compat routes (routes/compat) answer a name in `{id}` too. */
+const BY_NAME = "`{id}` is the agent's id or its name (client-compat).";
+
+export const agentsOpenApi: RouteDocs = {
+  'POST /v1/agents': {
+    summary: 'Create an agent',
+    body: createAgentBody,
+    example: { name: 'assistant', description: 'The IDE assistant' },
+    errors: { 409: 'An agent of that name exists' },
+    responses: { 201: { description: 'Created', schema: agent } },
+  },
+  'GET /v1/agents': { summary: 'List agents', query: listAgentsQuery, responses: { 200: { description: 'A page of agents', schema: listOf(agent, true) } } },
+  'GET /v1/agents/:id': { summary: 'Get an agent', description: BY_NAME, responses: { 200: { description: 'The agent', schema: agent } } },
+  'GET /v1/agents/:id/stats': { summary: "An agent's statistics", description: BY_NAME, responses: { 200: { description: 'Counts and activity', schema: json } } },
+  'PATCH /v1/agents/:id': {
+    summary: 'Update an agent',
+    description: BY_NAME,
+    body: patchAgentBody,
+    errors: { 409: 'An agent of that name exists' },
+    responses: { 200: { description: 'The updated agent', schema: agent } },
+  },
+  'DELETE /v1/agents/:id': { summary: 'Delete an agent', description: BY_NAME, responses: { 204: { description: 'Deleted' } } },
+};

@@ -1,0 +1,39 @@
+import Joi from 'joi';
+import { isoTime, json, listOf, RouteDocs, shape, uuidOut } from '../../openapi/route-docs';
+import { createProjectBody, listProjectsQuery, patchProjectBody } from './projects.schemas';
+
+export const project = shape({
+  id: uuidOut,
+  slug: Joi.string(),
+  name: Joi.string(),
+  description: Joi.string().allow(null, ''),
+  stack: json,
+  repo_url: Joi.string().allow(null),
+  metadata: json,
+  memory_count: Joi.number().integer(),
+  created_at: isoTime,
+  updated_at: isoTime,
+});
+
+export const projectsOpenApi: RouteDocs = {
+  'POST /v1/projects': {
+    summary: 'Create a project',
+    body: createProjectBody,
+    example: { slug: 'billing', name: 'Billing service' },
+    errors: { 409: 'A project with that slug exists' },
+    responses: { 201: { description: 'Created', schema: project } },
+  },
+  'GET /v1/projects': { summary: 'List projects', query: listProjectsQuery, responses: { 200: { description: 'A page of projects', schema: listOf(project) } } },
+  'GET /v1/projects/:slug/context': {
+    summary: "A project's context: its decisions, patterns and recent memories",
+    responses: { 200: { description: 'The context', schema: json } },
+  },
+  'GET /v1/projects/:id': { summary: 'Get a project', description: "`{id}` is the project's id or its slug (client-compat).", responses: { 200: { description: 'The project', schema: project } } },
+  'PATCH /v1/projects/:id': {
+    summary: 'Update a project',
+    body: patchProjectBody,
+    errors: { 409: 'A project with that slug exists' },
+    responses: { 200: { description: 'The updated project', schema: project } },
+  },
+  'DELETE /v1/projects/:id': { summary: 'Delete a project', responses: { 204: { description: 'Deleted' } } },
+};

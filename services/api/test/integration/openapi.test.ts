@@ -1,0 +1,39 @@
+import { bearer, createAccount, createTestApp, TestApp } from '@ams/testing';
+import { describeApi } from '../../src/openapi/describe-app';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('the API describes itself', () => {
+  it('serves the OpenAPI 3.1 document at GET /openapi.json without a key', async () => {
+    const res = await t.request().get('/openapi.json').expect(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(res.body).toEqual(JSON.parse(JSON.stringify(describeApi().document)));
+    expect(res.body.components.securitySchemes).toEqual({
+      bearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+      apiKeyHeader: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }),
+    });
+  });
+
+  it('serves the docs page and its Swagger UI assets from this server (no CDN)', async () => {
+    const page = await t.request().get('/docs').expect(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    const assets = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(assets.length).toBe(3);
+    for (const asset of assets) {
+      expect(asset.startsWith('/docs/assets/')).toBe(true);
+      const res = await t.request().get(asset).expect(200);
+      expect(res.text.length).toBeGreaterThan(10);
+    }
+    expect((await t.request().get('/docs/assets/init.js')).text).toContain("url: '/openapi.json'");
+  });
+
+  it('answers GET and DELETE /mcp with 405: the MCP endpoint is stateless, without a server stream or sessions', async () => {
+    const acct = await createAccount(t.ctx);
+    await t.request().get('/mcp').set(bearer(acct.key)).set('Accept', 'text/event-stream').expect(405);
+    await t.request().delete('/mcp').set(bearer(acct.key)).expect(405);
+  });
+});
