@@ -62,7 +62,14 @@ export interface Config {
     caFile: string | undefined;
     concurrency: number;
     reconcileIntervalMs: number;
+    /** The dispatcher process's Prometheus listener; 0: none. */
+    metricsPort: number;
   };
+  /**
+   * The API's keyless metrics listener (METRICS_PORT; unset: none). The public port serves
+   * /metrics only to an admin key.
+   */
+  metrics: { port: number | undefined; host: string };
   secrets: {
     /** Seals webhook secrets at rest; unset: a key file made under dataDir. */
     webhookSecretKey: Buffer | undefined;
@@ -122,6 +129,9 @@ const schema = Joi.object({
   WEBHOOK_CA_FILE: Joi.string(),
   WEBHOOK_CONCURRENCY: Joi.number().integer().min(1).max(256).default(10),
   WEBHOOK_RECONCILE_INTERVAL_MS: Joi.number().integer().min(100).default(10_000),
+  WEBHOOK_DISPATCHER_METRICS_PORT: Joi.number().port().default(9465),
+  METRICS_PORT: Joi.number().port().invalid(Joi.ref('PORT')).messages({ 'any.invalid': '{{#label}} must differ from PORT: the keyless metrics listener never shares the public port' }),
+  METRICS_HOST: Joi.string().default('127.0.0.1'),
   WEBHOOK_SECRET_KEY: aesKey,
   WEBHOOK_SECRET_KEYS_PREVIOUS: Joi.string()
     .pattern(/^[A-Za-z0-9+/]{43}=(,[A-Za-z0-9+/]{43}=)*$/)
@@ -201,7 +211,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       caFile: v.WEBHOOK_CA_FILE,
       concurrency: v.WEBHOOK_CONCURRENCY,
       reconcileIntervalMs: v.WEBHOOK_RECONCILE_INTERVAL_MS,
+      metricsPort: v.WEBHOOK_DISPATCHER_METRICS_PORT,
     },
+    metrics: { port: v.METRICS_PORT || undefined, host: v.METRICS_HOST },
     secrets: {
       webhookSecretKey: v.WEBHOOK_SECRET_KEY ? Buffer.from(v.WEBHOOK_SECRET_KEY, 'base64') : undefined,
       previousWebhookSecretKeys: v.WEBHOOK_SECRET_KEYS_PREVIOUS ? String(v.WEBHOOK_SECRET_KEYS_PREVIOUS).split(',').map((k) => Buffer.from(k, 'base64')) : [],

@@ -26,6 +26,8 @@ export interface MemoryDeps {
   ingestion?: IngestionPort;
   /** Embeds a pending memory now, through the worker's code; the row as it then stands. */
   embedNow(accountId: string, memoryId: string): Promise<MemoryRow>;
+  /** Told each search's mode and duration (the API's metrics). */
+  onSearch?: (mode: string, seconds: number) => void;
 }
 
 /** Who is asking: an account, and the agent its key is bound to (null: any agent of the account). */

@@ -22,7 +22,7 @@ interface Scored {
 /** Candidates per list for hybrid: enough depth for fusion to reorder, bounded for latency. */
 const hybridDepth = (limit: number) => Math.min(200, Math.max(30, limit * 3));
 
-type SearchDeps = Pick<MemoryDeps, 'db' | 'embedder'>;
+type SearchDeps = Pick<MemoryDeps, 'db' | 'embedder' | 'onSearch'>;
 
 async function rank({ db, embedder }: SearchDeps, f: SearchFilters, body: SearchInput): Promise<{ scored: Scored[]; evaluated: number; queryVector?: Float32Array }> {
   if (body.search_mode === 'keyword') {
@@ -103,6 +103,7 @@ export async function searchMemories(deps: SearchDeps, caller: Caller, body: Sea
   });
 
   const responseMs = performance.now() - started;
+  deps.onSearch?.(body.search_mode, responseMs / 1000);
   // Recorded before responding, so stats read right after include this search.
   await searchEventsRepository.record(db, {
     accountId: caller.accountId,

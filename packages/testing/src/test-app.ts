@@ -3,7 +3,8 @@ import supertest from 'supertest';
 import { createLogger, loadConfig, Config } from '@ams/core';
 import { accountsRepository, createDatabase, Database, migrateLatest } from '@ams/db';
 import { Embedder, LexicalEmbedder } from '@ams/embeddings';
-import { connectRedis, createApp, createIngestion, issueApiKey, type AppContext, type RedisConnection, type Scope } from '@ams/api';
+import type { Registry } from 'prom-client';
+import { apiMetrics, connectRedis, createApp, createIngestion, issueApiKey, type AppContext, type RedisConnection, type Scope } from '@ams/api';
 import { waitFor } from './wait';
 import { WARM_UP_PATH, withConformanceChecks } from './openapi-conformance';
 
@@ -67,10 +68,11 @@ export interface TestApp {
  * Without `ingestion`, v2 creates embed in the request. `backend` pins the database for tests of
  * one mode (split mode needs PostgreSQL), whatever TEST_BACKEND says.
  * `env` overrides environment variables for this app only, e.g. { RATE_LIMIT_PER_MINUTE: '5' }.
+ * `metricsRegistry`: the registry the app's /metrics serves (one a test's query cache also counts into).
  */
 export async function createTestApp(
   env: Record<string, string | undefined> = {},
-  opts: { db?: Database; redis?: RedisConnection | null; embedder?: Embedder; ingestion?: boolean; backend?: TestBackend } = {},
+  opts: { db?: Database; redis?: RedisConnection | null; embedder?: Embedder; ingestion?: boolean; backend?: TestBackend; metricsRegistry?: Registry } = {},
 ): Promise<TestApp> {
   // Generous limits unless a test sets its own: rate limiting has tests of its own.
   const config: Config = loadConfig({ ...process.env, ...RELAXED_LIMITS, ...BACKEND_ENV[opts.backend ?? testBackend()], ...env });
@@ -79,7 +81,7 @@ export async function createTestApp(
   const redis = opts.redis === null ? undefined : opts.redis ?? (config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined);
   if (redis) await waitFor(() => redis.isReady(), 3000).catch(() => undefined);
   // The lexical embedder: deterministic and instant; the transformers path has tests of its own.
-  const ctx: AppContext = { config, logger, db, redis, embedder: opts.embedder ?? new LexicalEmbedder() };
+  const ctx: AppContext = { config, logger, db, redis, embedder: opts.embedder ?? new LexicalEmbedder(), metrics: apiMetrics(db.knex, opts.metricsRegistry) };
   // With `ingestion`, v2 creates go to the embedding worker as in server.ts (queue or in-process, by config).
   const ingestion = opts.ingestion ? createIngestion(config, ctx) : undefined;
   ctx.ingestion = ingestion;

@@ -22,7 +22,7 @@ export { addressRefusal, type AddressPolicy } from './address-policy';
 export { redactUrlCredentials, webhookTargetRefusal } from './target-policy';
 export { ADDRESS_REFUSED, AddressRefusedError, GuardedHttpsAgent, isAddressRefusedError } from './guarded-agent';
 export { WebhookDispatcher, type DispatcherSettings, type RetryRequest, type RetryScheduler, type SweepResult } from './dispatcher/dispatcher';
-export { attemptResult, deliverDelivery, type DeliverySettings } from './dispatcher/deliver-delivery';
+export { attemptResult, deliverDelivery, type AttemptObservation, type DeliveryOutcomeLabel, type DeliverySettings } from './dispatcher/deliver-delivery';
 export { OutboxReconciler } from './dispatcher/reconciler';
 export { startInProcessDispatcher, type InProcessDispatcher } from './dispatcher/in-process';
 export { createWebhookQueue, enqueueDelivery, queuedRetries } from './dispatcher/webhook-queue';

@@ -8,6 +8,8 @@ import { answerOptions } from './middleware/options';
 import { apiRateLimit, registerRateLimit } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import { requestLogger } from './middleware/request-logger';
+import { requestMetrics } from './middleware/request-metrics';
+import { apiMetrics } from './lib/api-metrics';
 import { safeUrl } from './middleware/safe-input';
 import { mcpRouter } from './mcp/mcp.router';
 import { ROUTE_DOCS } from './openapi/all-route-docs';
@@ -50,7 +52,8 @@ export function createApp(ctx: AppContext): Express {
   app.set('query parser', 'simple');
 
   const limits = { redis: ctx.redis, keyPrefix: ctx.config.redisKeyPrefix, logger: ctx.logger };
-  app.use(requestId, requestLogger(ctx.logger));
+  ctx.metrics ??= apiMetrics(ctx.db.knex);
+  app.use(requestMetrics(ctx.metrics), requestId, requestLogger(ctx.logger));
   // app.locals.load: what the process carries now (tests and diagnostics read it).
   app.locals.load = new LoadGauge(ctx);
   app.use(backpressure(ctx, app.locals.load as LoadGauge));

@@ -2,6 +2,7 @@ import type { Config, Logger } from '@ams/core';
 import type { Database } from '@ams/db';
 import type { Embedder } from '@ams/embeddings';
 import type { Dispatch, IngestionPort } from '@ams/memories';
+import type { ApiMetrics } from './lib/api-metrics';
 import type { RedisConnection } from './lib/redis';
 
 /** Everything a request handler may reach; built once per process by server.ts (or a test). */
@@ -19,6 +20,8 @@ export interface AppContext {
   webhookDispatch?: Dispatch;
   /** The embedding worker's front door (lib/ingestion.ts). Absent: every embedding happens in the request. */
   ingestion?: IngestionPort;
+  /** This process's Prometheus metrics; createApp makes them when absent. */
+  metrics?: ApiMetrics;
 }
 
 export interface AuthContext {

@@ -1,5 +1,6 @@
 /** What other workspaces may use of the API service: today only @ams/testing (the test app) and the benches. */
 export { createApp } from './app';
+export { apiMetrics, type ApiMetrics } from './lib/api-metrics';
 export type { AppContext } from './context';
 export { createIngestion, type Ingestion } from './lib/ingestion';
 export { connectRedis, type RedisConnection } from './lib/redis';

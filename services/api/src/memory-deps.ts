@@ -13,6 +13,7 @@ export function memoryDeps(ctx: AppContext, req: Request): MemoryDeps {
     logger,
     dispatch: ctx.webhookDispatch,
     ingestion: ctx.ingestion,
+    onSearch: ctx.metrics?.observeSearch,
     embedNow: (accountId, id) =>
       embedNow({ db, embedder: ctx.embedder, logger, ...ingestionPolicy(ctx.config), onDeliveries: ctx.webhookDispatch }, accountId, id),
   };

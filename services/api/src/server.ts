@@ -1,12 +1,15 @@
 import { createLogger, loadConfig, runService, secretBoxFor } from '@ams/core';
 import { createDatabase, migrateLatest, sealWebhookSecrets } from '@ams/db';
 import { createEmbedder, withQueryCache } from '@ams/embeddings';
+import { serveMetrics } from '@ams/metrics';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createApp } from './app';
 import type { AppContext } from './context';
 import { announceBootstrapKey } from './lib/bootstrap-key-output';
 import { createHttpServer } from './http-server';
 import { connectRedis } from './lib/redis';
 import { createWebhookDispatch } from './lib/webhook-dispatch';
+import { apiMetrics } from './lib/api-metrics';
 import { createIngestion } from './lib/ingestion';
 import { bootstrapAdminKey } from './services/accounts.service';
 
@@ -23,12 +26,16 @@ runService(SHUTDOWN_GRACE_MS, async () => {
   if (sealed) logger.info('webhook secrets sealed with the current key', { webhooks: sealed });
   const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined;
 
-  const embedder = withQueryCache(await createEmbedder(config.embedding, logger), { size: config.embedding.queryCacheSize });
+  // One registry for the whole process: the app's metrics, the query cache's and Node's own.
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'ams_api_' });
+  const embedder = withQueryCache(await createEmbedder(config.embedding, logger), { size: config.embedding.queryCacheSize, registry });
   logger.info('embedder ready', { provider: embedder.provider, model: embedder.model, dimensions: embedder.dimensions });
 
   const webhooks = createWebhookDispatch(config, db, logger);
   const ingestion = createIngestion(config, { db, logger, embedder, redis, webhookDispatch: webhooks.dispatch });
-  const ctx: AppContext = { config, logger, db, redis, embedder, webhookDispatch: webhooks.dispatch, ingestion };
+  const metrics = apiMetrics(db.knex, registry);
+  const ctx: AppContext = { config, logger, db, redis, embedder, webhookDispatch: webhooks.dispatch, ingestion, metrics };
   const app = createApp(ctx);
   const server = createHttpServer(app).listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
@@ -36,6 +43,10 @@ runService(SHUTDOWN_GRACE_MS, async () => {
     server.once('error', reject);
   });
   logger.info('api listening', { host: config.host, port: config.port, mode: config.mode, database: db.driver });
+  // Keyless, so never on the public port: its own listener, on a private address by default.
+  const metricsServer = config.metrics.port ? serveMetrics(registry, config.metrics.port, config.metrics.host) : undefined;
+  metricsServer?.on('error', (err) => logger.warn('metrics server unavailable', { port: config.metrics.port, error: err.message }));
+  if (metricsServer) logger.info('metrics listening', { url: `http://${config.metrics.host}:${config.metrics.port}/metrics` });
 
   if (config.bootstrapAdminKey) {
     const key = await bootstrapAdminKey(ctx);
@@ -48,6 +59,7 @@ runService(SHUTDOWN_GRACE_MS, async () => {
     async stop() {
       server.closeIdleConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      metricsServer?.close();
       await ingestion.close();
       await webhooks.close();
       await redis?.close();

@@ -3,7 +3,8 @@ import { createDatabase, migrateLatest } from '@ams/db';
 import { createEmbedder } from '@ams/embeddings';
 import { createEmbeddingQueue, EmbeddingWorker, ingestionPolicy, workerSettings } from '@ams/ingestion';
 import { createWebhookQueue, enqueueDelivery } from '@ams/webhooks';
-import { serveMetrics, workerMetrics } from './metrics';
+import { serveMetrics } from '@ams/metrics';
+import { workerMetrics } from './metrics';
 
 /**
  * Batches in flight get this long to finish on SIGTERM; claims still held then are handed back

@@ -1,6 +1,6 @@
-import http from 'node:http';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { embeddingBatchesRepository, embeddingQueueRepository, type Knex } from '@ams/db';
+import { embeddingBatchesRepository, type Knex } from '@ams/db';
+import { embeddingQueueGauges } from '@ams/metrics';
 import { BatchResult, busyRate, EmbeddingWorker } from '@ams/ingestion';
 
 export interface WorkerMetrics {
@@ -42,17 +42,7 @@ export function workerMetrics(db: Knex, worker: () => EmbeddingWorker | undefine
       this.set(worker()?.inFlight ?? 0);
     },
   });
-  new Gauge({
-    name: 'ams_embedding_queue_depth',
-    help: 'Memories waiting for an embedding across all workers, by status (pending, processing); counted up to 100000.',
-    labelNames: ['status'],
-    registers: [registry],
-    async collect() {
-      const waiting = await embeddingQueueRepository.waiting(db);
-      this.set({ status: 'pending' }, waiting.pending);
-      this.set({ status: 'processing' }, waiting.processing);
-    },
-  });
+  embeddingQueueGauges(registry, db);
   new Gauge({
     name: 'ams_embedding_throughput_per_second',
     help: 'Memories per second the workers embed while busy, last minute, all workers (0 without data).',
@@ -73,17 +63,4 @@ export function workerMetrics(db: Knex, worker: () => EmbeddingWorker | undefine
       batchSize.observe(r.size);
     },
   };
-}
-
-/** GET /metrics in Prometheus text format; anything else is 404. */
-export function serveMetrics(registry: Registry, port: number, host: string): http.Server {
-  return http
-    .createServer((req, res) => {
-      if (req.method !== 'GET' || req.url !== '/metrics') return void res.writeHead(404).end();
-      registry.metrics().then(
-        (body) => res.writeHead(200, { 'content-type': registry.contentType }).end(body),
-        (err: Error) => res.writeHead(503, { 'content-type': 'text/plain' }).end(`metrics unavailable: ${err.message}\n`),
-      );
-    })
-    .listen(port, host);
 }

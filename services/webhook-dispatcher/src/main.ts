@@ -1,6 +1,8 @@
 import { createLogger, loadConfig, requireSplitMode, runService } from '@ams/core';
 import { createDatabase, migrateLatest, sealWebhookSecrets } from '@ams/db';
+import { serveMetrics } from '@ams/metrics';
 import { createWebhookQueue, dispatcherSettings, OutboxReconciler, queuedRetries, WebhookDispatcher } from '@ams/webhooks';
+import { dispatcherMetrics } from './metrics';
 
 /**
  * In-flight attempts get this long to finish on SIGTERM; claims still held then are handed back
@@ -23,16 +25,21 @@ runService(DRAIN_MS + 5_000, async () => {
   if (sealed) logger.info('webhook secrets sealed with the current key', { webhooks: sealed });
 
   const queue = createWebhookQueue({ redisUrl: config.queueUrl, prefix: config.redisKeyPrefix, logger, isWorker: true });
-  const dispatcher = new WebhookDispatcher(db.knex, logger, settings, { scheduleRetry: queuedRetries(queue) });
+  const metrics = dispatcherMetrics(db.knex);
+  const dispatcher = new WebhookDispatcher(db.knex, logger, settings, { scheduleRetry: queuedRetries(queue), onAttempt: (o) => metrics.observeAttempt(o) });
   const reconciler = new OutboxReconciler(dispatcher, settings.reconcileIntervalMs, logger);
   queue.process(settings.concurrency, (job) => dispatcher.deliver(job.accountId, job.deliveryId));
   await reconciler.start();
+  const { metricsPort } = config.webhooks;
+  const server = metricsPort > 0 ? serveMetrics(metrics.registry, metricsPort, config.host) : undefined;
+  server?.on('error', (err) => logger.warn('metrics server unavailable', { port: metricsPort, error: err.message }));
   logger.info('webhook dispatcher started', {
     concurrency: settings.concurrency,
     timeout_ms: settings.timeoutMs,
     retry_delays_ms: settings.retryDelaysMs,
     reconcile_interval_ms: settings.reconcileIntervalMs,
     extra_ca: settings.ca !== undefined,
+    metrics: server ? `http://${config.host}:${metricsPort}/metrics` : 'off',
   });
 
   return {
@@ -42,6 +49,7 @@ runService(DRAIN_MS + 5_000, async () => {
       reconciler.stop();
       // The queue stops taking jobs at once; both wait for the attempts already running.
       await Promise.all([dispatcher.stop(DRAIN_MS), queue.close(DRAIN_MS + 1_000)]);
+      server?.close();
       await db.close();
     },
   };

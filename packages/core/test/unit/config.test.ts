@@ -16,6 +16,15 @@ describe('loadConfig', () => {
     });
   });
 
+  it('opens no keyless metrics listener unless METRICS_PORT is set, and never on the public port', () => {
+    expect(loadConfig({}).metrics).toEqual({ port: undefined, host: '127.0.0.1' });
+    expect(loadConfig({}).webhooks.metricsPort).toBe(9465);
+    expect(loadConfig({ METRICS_PORT: '9100', METRICS_HOST: '10.0.0.5' }).metrics).toEqual({ port: 9100, host: '10.0.0.5' });
+    expect(loadConfig({ METRICS_PORT: '0' }).metrics.port).toBeUndefined();
+    expect(() => loadConfig({ PORT: '9100', METRICS_PORT: '9100' })).toThrow(/METRICS_PORT must differ from PORT/);
+    expect(() => loadConfig({ METRICS_PORT: '8080' })).toThrow(/METRICS_PORT must differ from PORT/);
+  });
+
   it('switches to split mode with DATABASE_URL and forbids the lexical fallback there', () => {
     const c = loadConfig({ DATABASE_URL: 'postgres://u@db:5432/ams', REDIS_URL: 'redis://redis:6379' });
     expect(c.mode).toBe('split');

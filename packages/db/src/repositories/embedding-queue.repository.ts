@@ -176,4 +176,13 @@ export const embeddingQueueRepository = {
     const { rows } = await db.raw(`SELECT ${count('pending')} AS pending, ${count('processing')} AS processing`, [cap, cap]);
     return { pending: Number(rows[0].pending), processing: Number(rows[0].processing) };
   },
+
+  /** Seconds since the longest-waiting pending memory was queued (or last handed back); 0 when none. Reads memories_embedding_pending_idx. */
+  async oldestPendingAgeSeconds(db: Knex): Promise<number> {
+    const { rows } = await db.raw(
+      `SELECT EXTRACT(EPOCH FROM now() - updated_at) AS age FROM memories
+        WHERE embedding_status = 'pending' AND deleted_at IS NULL ORDER BY updated_at LIMIT 1`,
+    );
+    return Math.max(0, Number(rows[0]?.age ?? 0));
+  },
 };

@@ -152,6 +152,26 @@ export const webhookDeliveriesRepository = {
     for (const d of deliveries) await claimed(db, d).update({ status: 'pending', locked_until: null, updated_at: db.fn.now() });
   },
 
+  /**
+   * Deliveries not finished, by status, each counted up to `cap` (metrics). Spans accounts on
+   * purpose, like the claims: the outbox is operational state. Reads webhook_deliveries_due_idx.
+   */
+  async unfinished(db: Knex, cap = 100_000): Promise<{ pending: number; delivering: number }> {
+    const count = (status: string) =>
+      `(SELECT count(*) FROM (SELECT 1 FROM webhook_deliveries WHERE status = '${status}' LIMIT ?) w)`;
+    const { rows } = await db.raw(`SELECT ${count('pending')} AS pending, ${count('delivering')} AS delivering`, [cap, cap]);
+    return { pending: Number(rows[0].pending), delivering: Number(rows[0].delivering) };
+  },
+
+  /** Seconds the most overdue unfinished delivery has been due (0 when none is): one row of webhook_deliveries_due_idx. */
+  async oldestDueAgeSeconds(db: Knex): Promise<number> {
+    const { rows } = await db.raw(
+      `SELECT EXTRACT(EPOCH FROM now() - next_attempt_at) AS age FROM webhook_deliveries
+        WHERE status IN ('pending', 'delivering') ORDER BY next_attempt_at LIMIT 1`,
+    );
+    return Math.max(0, Number(rows[0]?.age ?? 0));
+  },
+
   async listForWebhook(db: Knex, accountId: string, webhookId: string, page: PageParams): Promise<Page<DeliveryRow>> {
     return paginate<DeliveryRow>(
       db('webhook_deliveries').where({ 'webhook_deliveries.account_id': accountId, 'webhook_deliveries.webhook_id': webhookId }),

@@ -1,6 +1,6 @@
 import { allSettledWithin, SingleFlight, type Logger } from '@ams/core';
 import { ClaimedDelivery, webhookDeliveriesRepository, type Knex } from '@ams/db';
-import { deliverDelivery, DeliverySettings } from './deliver-delivery';
+import { AttemptObservation, deliverDelivery, DeliverySettings } from './deliver-delivery';
 import { Slots } from './slots';
 
 export interface DispatcherSettings extends DeliverySettings {
@@ -38,6 +38,7 @@ export class WebhookDispatcher {
   private readonly inflight = new Map<string, { delivery: ClaimedDelivery; task: Promise<void> }>();
   private readonly retryTimers = new Set<NodeJS.Timeout>();
   private readonly scheduleRetry: RetryScheduler;
+  private readonly onAttempt?: (o: AttemptObservation) => void;
   private readonly sweeper = new SingleFlight(() => this.sweepPass());
   private sweepTotal: SweepResult = { claimed: 0, reclaimed: 0 };
   /** The last sweep filled every slot: more may be due, so sweep again when a slot frees up. */
@@ -48,10 +49,12 @@ export class WebhookDispatcher {
     private readonly db: Knex,
     private readonly logger: Logger,
     private readonly settings: DispatcherSettings,
-    options: { scheduleRetry?: RetryScheduler } = {},
+    /** onAttempt: what became of each attempt (the dispatcher's metrics). */
+    options: { scheduleRetry?: RetryScheduler; onAttempt?: (o: AttemptObservation) => void } = {},
   ) {
     this.slots = new Slots(settings.concurrency);
     this.scheduleRetry = options.scheduleRetry ?? ((retry) => this.retryInProcess(retry));
+    this.onAttempt = options.onAttempt;
   }
 
   /** A claim outlives one attempt (bounded by the receiver timeout) with room to record the outcome. */
@@ -124,7 +127,7 @@ export class WebhookDispatcher {
     if (d.reclaimed) {
       this.logger.warn('webhook delivery reclaimed: its previous claim expired mid-delivery', { delivery_id: d.id, event_id: d.event_id });
     }
-    const task = deliverDelivery(this.db, this.logger, this.settings, d)
+    const task = deliverDelivery(this.db, this.logger, this.settings, d, this.onAttempt)
       .then((result) => {
         if (result?.status === 'pending' && result.nextAttemptAt && !this.stopped) {
           this.scheduleRetry({ accountId: d.account_id, deliveryId: d.id, attemptsMade: d.attempts + 1, runAt: result.nextAttemptAt });

@@ -74,7 +74,7 @@ const RANKING_VERSION = 'similarity-v1';
 export async function buildContext(ctx: AppContext, auth: AuthContext, body: BuildContextInput) {
   const started = performance.now();
   const excluded = new Set(body.exclude_memory_ids ?? []);
-  const results = await searchMemories({ db: ctx.db.knex, embedder: ctx.embedder }, auth, {
+  const results = await searchMemories({ db: ctx.db.knex, embedder: ctx.embedder, onSearch: ctx.metrics?.observeSearch }, auth, {
     query: body.query,
     agent_id: body.agent_id,
     search_mode: body.search_mode ?? 'semantic',

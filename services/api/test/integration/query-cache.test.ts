@@ -1,3 +1,4 @@
+import { Registry } from 'prom-client';
 import { Embedder, LexicalEmbedder, withQueryCache } from '@ams/embeddings';
 import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp } from '@ams/testing';
 
@@ -22,7 +23,8 @@ describe('query embedding cache in search and context', () => {
     Number(new RegExp(`^${name}\\{model="${counting.model}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
 
   beforeAll(async () => {
-    t = await createTestApp({}, { embedder: withQueryCache(counting, { size: 100 }) });
+    const registry = new Registry();
+    t = await createTestApp({}, { embedder: withQueryCache(counting, { size: 100, registry }), metricsRegistry: registry });
     acct = await createAccount(t.ctx);
     await t.request().post('/v1/memories').set(bearer(acct.key)).send({ agent_id: 'cache', content: 'PostgreSQL vacuum settings for analytics' }).expect(201);
   });

@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { Webhook } from 'standardwebhooks';
 import { accountsRepository, webhookDeliveriesRepository, webhooksRepository, createDatabase, type Database, type Knex } from '@ams/db';
 import type { EventType } from '@ams/memories';
-import { startHttpsReceiver, HttpsReceiver, ReceiverHandler, startCanary, startDispatcher, stopProcess, waitFor } from '@ams/testing';
+import { freePort, startHttpsReceiver, HttpsReceiver, ReceiverHandler, startCanary, startDispatcher, stopProcess, waitFor } from '@ams/testing';
 
 describe('webhook-dispatcher (separate process, real HTTPS receiver)', () => {
   let database: Database;
@@ -64,6 +64,27 @@ describe('webhook-dispatcher (separate process, real HTTPS receiver)', () => {
     const wh = new Webhook(Buffer.from('top-secret').toString('base64'));
     expect(() => wh.verify(req!.rawBody.toString('utf8'), req!.headers as Record<string, string>)).not.toThrow();
     expect((await delivery(eventId)).attempts).toBe(1);
+  });
+
+  it('serves Prometheus metrics on its own port: deliveries by outcome, receiver latency, the outbox', async () => {
+    const { emit, delivery } = await setup();
+    let calls = 0;
+    handler = (_r, res) => res.writeHead(++calls < 2 ? 500 : 200).end();
+    const port = await freePort();
+    dispatcher({ WEBHOOK_DISPATCHER_METRICS_PORT: String(port) });
+    const { eventId } = await emit();
+    await waitFor(async () => (await delivery(eventId))?.status === 'succeeded');
+    let text = '';
+    await waitFor(async () => {
+      text = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text(), () => '');
+      return /^ams_webhook_deliveries_total\{outcome="delivered"\} 1$/m.test(text);
+    });
+    expect(text).toMatch(/^ams_webhook_deliveries_total\{outcome="retry"\} 1$/m);
+    expect(text).toMatch(/^ams_webhook_delivery_duration_seconds_count\{outcome="delivered"\} 1$/m);
+    expect(text).toMatch(/^ams_webhook_outbox_depth\{status="pending"\} \d+$/m);
+    expect(text).toMatch(/^ams_webhook_outbox_oldest_due_age_seconds [\d.e+-]+$/m);
+    expect(text).toContain('ams_webhook_dispatcher_process_cpu_seconds_total');
+    expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404);
   });
 
   it('sends no signature without a secret, and filters by event type', async () => {

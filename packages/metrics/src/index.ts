@@ -1,0 +1,3 @@
+export { serveMetrics } from './serve-metrics';
+export { embeddingQueueGauges } from './embedding-queue-gauges';
+export { webhookOutboxGauges } from './webhook-outbox-gauges';
