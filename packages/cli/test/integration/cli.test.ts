@@ -1,38 +1,18 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { createAccount, createTestApp, TestAccount, TestApp } from '@ams/testing';
+import { createAccount, TestAccount, TestApp } from '@ams/testing';
+import { ams, BIN, listeningApp, SPAWNING } from './ams-harness';
 
-const BIN = path.resolve(__dirname, '../../bin/ams.js');
-// Each command is a fresh process compiling TypeScript through tsx: a slow start on a busy machine.
-const SPAWNING = 180_000;
 let t: TestApp;
-let server: Server;
 let url: string;
+let close: () => Promise<void>;
 let acct: TestAccount;
 
-function ams(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, AMS_API_KEY: '', ...env } }, (err, stdout, stderr) =>
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
 beforeAll(async () => {
-  t = await createTestApp();
+  ({ t, url, close } = await listeningApp());
   acct = await createAccount(t.ctx);
-  server = t.app.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(async () => {
-  await new Promise((r) => server.close(r));
-  await t.close();
-});
+afterAll(() => close());
 
 describe('ams', () => {
   it('status --json prints the health and exits 0', async () => {
@@ -60,12 +40,18 @@ describe('ams', () => {
     expect(revoked.stderr).toContain('API key has been revoked');
   }, SPAWNING);
 
-  it('exits 2 without a key, 1 on an API error, 3 when the server cannot be reached', async () => {
+  it('exits 0 for help, 2 for usage (no key, a bad choice, an unknown option or command), 1 on an API error, 3 when the server cannot be reached', async () => {
     expect((await ams(['--url', url, 'search', 'x'])).code).toBe(2);
     const bad = await ams(['--url', url, '--key', acct.key, 'keys', 'revoke', 'not-a-key-id']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('not_found');
     expect((await ams(['--url', 'http://127.0.0.1:1', 'status'])).code).toBe(3);
+    expect((await ams(['--url', url, '--key', acct.key, 'search', 'x', '--mode', 'fuzzy'])).code).toBe(2);
+    expect((await ams(['--url', url, '--no-such-option', 'status'])).code).toBe(2);
+    expect((await ams(['no-such-command'])).code).toBe(2);
+    const help = await ams(['--help']);
+    expect(help.code).toBe(0);
+    for (const command of ['status', 'search', 'keys', 'migrate', 'mcp', 'export', 'import']) expect(help.stdout).toContain(command);
   }, SPAWNING);
 
   it('mcp speaks MCP on stdio, bridged to the API, with the key\'s scopes', async () => {

@@ -1,0 +1,20 @@
+import type { Command } from 'commander';
+import { print } from '../cli-context';
+
+export function registerMigrateCommand(program: Command): void {
+  program
+    .command('migrate')
+    .description('apply pending database migrations (DATABASE_URL, or the embedded store in DATA_DIR)')
+    .action(async (_o: unknown, cmd: Command) => {
+      // Loaded here: only this command needs the database drivers.
+      const { loadConfig } = await import('@ams/core');
+      const { createDatabase, migrateLatest } = await import('@ams/db');
+      const db = await createDatabase(loadConfig());
+      try {
+        const applied = await migrateLatest(db.knex);
+        print(cmd, { applied }, (r) => (r.applied.length ? r.applied.map((m) => `applied ${m}`).join('\n') : 'up to date'));
+      } finally {
+        await db.close();
+      }
+    });
+}
