@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { createAccount, TestAccount, TestApp } from '@ams/testing';
+import { createAccount, McpToolResult, mcpToolTour, TestAccount, TestApp } from '@ams/testing';
 import { ams, BIN, listeningApp, SPAWNING } from './ams-harness';
 
 let t: TestApp;
@@ -54,7 +54,7 @@ describe('ams', () => {
     for (const command of ['status', 'search', 'keys', 'migrate', 'mcp', 'export', 'import']) expect(help.stdout).toContain(command);
   }, SPAWNING);
 
-  it('mcp speaks MCP on stdio, bridged to the API, with the key\'s scopes', async () => {
+  it('mcp speaks MCP on stdio, bridged to the API: every tool, a validation error and a scope refusal', async () => {
     const client = new Client({ name: 'stdio-test', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--url', url, '--key', acct.key], stderr: 'pipe' }));
     try {
@@ -62,6 +62,8 @@ describe('ams', () => {
       expect(names).toEqual(expect.arrayContaining(['memory_store', 'memory_search', 'context_build']));
       const stored = (await client.callTool({ name: 'memory_store', arguments: { content: 'stored over stdio', agent_id: 'stdio' } })) as unknown as { structuredContent: { id: string } };
       expect(stored.structuredContent.id).toMatch(/^[0-9a-f-]{36}$/);
+      // Every tool once, as over HTTP (mcp.test.ts), through the bridge.
+      await mcpToolTour(async (name, args) => (await client.callTool({ name, arguments: args })) as McpToolResult, t, acct);
       const bad = (await client.callTool({ name: 'memory_store', arguments: { agent_id: 'stdio' } })) as unknown as { isError: boolean; content: Array<{ text: string }> };
       expect(bad.isError).toBe(true);
       expect(bad.content[0]!.text).toContain('content');

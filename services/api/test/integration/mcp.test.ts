@@ -2,9 +2,8 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { bearer, createAccount, createTestApp, TestAccount, TestApp } from '@ams/testing';
+import { bearer, createAccount, createTestApp, McpToolResult, mcpToolTour, TestAccount, TestApp } from '@ams/testing';
 
-type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, unknown> };
 
 let t: TestApp;
 let server: Server;
@@ -20,14 +19,7 @@ async function connect(key: string): Promise<Client> {
 }
 
 const call = async (client: Client, name: string, args: Record<string, unknown>) =>
-  (await client.callTool({ name, arguments: args })) as ToolResult;
-
-/** The tool's result object; fails the test with the tool's message when it is an error. */
-async function ok(client: Client, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const res = await call(client, name, args);
-  if (res.isError) throw new Error(`${name} failed: ${res.content[0]?.text}`);
-  return res.structuredContent!;
-}
+  (await client.callTool({ name, arguments: args })) as McpToolResult;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -62,38 +54,7 @@ describe('MCP over Streamable HTTP', () => {
 
   it('calls each tool end to end against the service', async () => {
     const client = await connect(acct.key);
-    const memory = await ok(client, 'memory_store', { content: 'The user prefers PostgreSQL for analytics', agent_id: 'mcp-agent' });
-    expect(memory).toMatchObject({ object: 'memory', content: 'The user prefers PostgreSQL for analytics' });
-    const id = memory.id as string;
-    expect(await ok(client, 'memory_get', { id })).toMatchObject({ id });
-    expect(((await ok(client, 'memory_list', { agent_id: 'mcp-agent' })).data as unknown[]).length).toBe(1);
-    const search = await ok(client, 'memory_search', { query: 'PostgreSQL analytics', search_mode: 'hybrid', agent_id: 'mcp-agent' });
-    expect((search.data as Array<{ memory: { id: string } }>)[0]!.memory.id).toBe(id);
-    expect(await ok(client, 'memory_update', { id, importance: 0.9 })).toMatchObject({ id, importance: 0.9 });
-    expect((await ok(client, 'context_build', { query: 'PostgreSQL analytics', agent_id: 'mcp-agent', threshold: 0 })).context).toContain('PostgreSQL');
-
-    const session = await ok(client, 'session_start', { agent_id: 'mcp-agent', title: 'MCP session' });
-    expect(await ok(client, 'session_end', { id: session.id, summary: 'done' })).toMatchObject({ id: session.id, status: 'ended' });
-
-    await ok(client, 'decision_record', { title: 'Use PostgreSQL for analytics', rationale: 'pgvector and SQL in one place' });
-    expect(((await ok(client, 'decision_check', { query: 'PostgreSQL analytics' })).data as unknown[]).length).toBeGreaterThan(0);
-
-    const project = await t.request().post('/v1/projects').set(bearer(acct.key)).send({ slug: 'mcp-proj', name: 'MCP project' }).expect(201);
-    const pattern = await t.request().post('/v1/patterns').set(bearer(acct.key)).send({ title: 'Retry with jitter', description: 'Backoff for retries' }).expect(201);
-    expect(((await ok(client, 'pattern_search', { query: 'retry backoff' })).data as unknown[]).length).toBeGreaterThan(0);
-    await ok(client, 'pattern_adopt', { id: pattern.body.id, project: project.body.slug });
-
-    const entity = await ok(client, 'entity_create', { name: 'Zanzibar Store', entity_type: 'technology' });
-    expect(await ok(client, 'entity_link', { entity_id: entity.id, memory_id: id })).toMatchObject({ entity_id: entity.id, memory_id: id });
-
-    const agents = (await ok(client, 'agent_list', {})).data as Array<{ id: string; name: string }>;
-    const agent = agents.find((a) => a.name === 'mcp-agent')!;
-    expect(await ok(client, 'agent_stats', { id: agent.id })).toBeDefined();
-
-    expect(await ok(client, 'memory_delete', { id })).toEqual({ id, deleted: true });
-    const gone = await call(client, 'memory_get', { id });
-    expect(gone.isError).toBe(true);
-    expect(gone.content[0]!.text).toBe('Memory not found');
+    await mcpToolTour((name, args) => call(client, name, args), t, acct);
   });
 
   it('answers invalid arguments with a tool error naming the field', async () => {
@@ -116,6 +77,28 @@ describe('MCP over Streamable HTTP', () => {
     expect(res.isError).toBe(true);
     expect(res.content[0]!.text).toBe('Insufficient scope. Required: write');
     expect(await t.ctx.db.knex('memories').where({ account_id: acct.accountId, content: 'not allowed' }).first()).toBeUndefined();
+  });
+
+  it('is rate limited like the REST API: 429 with Retry-After and the envelope past the limit', async () => {
+    const limited = await createTestApp({ RATE_LIMIT_PER_MINUTE: '2' });
+    try {
+      const key = (await createAccount(limited.ctx)).key;
+      const list = () =>
+        limited
+          .request()
+          .post('/mcp')
+          .set(bearer(key))
+          .set('Accept', 'application/json, text/event-stream')
+          .send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+      expect((await list()).status).toBe(200);
+      expect((await list()).status).toBe(200);
+      const refused = await list();
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused.body).toMatchObject({ type: 'rate_limit_exceeded', code: 429 });
+    } finally {
+      await limited.close();
+    }
   });
 
   it('answers 401 with the error envelope when no key is sent, and the SDK client cannot initialize', async () => {
