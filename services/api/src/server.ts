@@ -32,7 +32,7 @@ runService(SHUTDOWN_GRACE_MS, async () => {
   const embedder = withQueryCache(await createEmbedder(config.embedding, logger), { size: config.embedding.queryCacheSize, registry });
   logger.info('embedder ready', { provider: embedder.provider, model: embedder.model, dimensions: embedder.dimensions });
 
-  const webhooks = createWebhookDispatch(config, db, logger);
+  const webhooks = createWebhookDispatch(config, db, logger, registry);
   const ingestion = createIngestion(config, { db, logger, embedder, redis, webhookDispatch: webhooks.dispatch });
   const metrics = apiMetrics(db.knex, registry);
   const ctx: AppContext = { config, logger, db, redis, embedder, webhookDispatch: webhooks.dispatch, ingestion, metrics };

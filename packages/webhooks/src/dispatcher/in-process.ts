@@ -1,5 +1,6 @@
 import type { Knex } from '@ams/db';
 import type { Logger } from '@ams/core';
+import type { AttemptObservation } from './deliver-delivery';
 import { DispatcherSettings, WebhookDispatcher } from './dispatcher';
 import { OutboxReconciler } from './reconciler';
 
@@ -14,8 +15,13 @@ export interface InProcessDispatcher {
  * Embedded mode (no Redis): the dispatcher runs inside the API process, fed by direct
  * notifications and by polling the outbox every reconcile interval; retries wait on local timers.
  */
-export function startInProcessDispatcher(db: Knex, logger: Logger, settings: DispatcherSettings): InProcessDispatcher {
-  const dispatcher = new WebhookDispatcher(db, logger, settings);
+export function startInProcessDispatcher(
+  db: Knex,
+  logger: Logger,
+  settings: DispatcherSettings,
+  options: { onAttempt?: (o: AttemptObservation) => void } = {},
+): InProcessDispatcher {
+  const dispatcher = new WebhookDispatcher(db, logger, settings, options);
   const reconciler = new OutboxReconciler(dispatcher, settings.reconcileIntervalMs, logger);
   const started = reconciler.start();
   return {

@@ -1,5 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
-import { bearer, createAccount, createTestApp, expectError, freePort, startService, stopProcess, TestAccount, TestApp, waitFor } from '@ams/testing';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { bearer, createAccount, createTestApp, expectError, freePort, startHttpsReceiver, startService, stopProcess, TestAccount, TestApp, waitFor } from '@ams/testing';
 
 /** The value of one sample in Prometheus text (0 when absent); `labels` as written, e.g. `method="GET",route="/v1/x"`. */
 const sample = (text: string, name: string, labels?: string) => {
@@ -67,35 +70,79 @@ describe('API metrics', () => {
   });
 });
 
+/** The API entry point as its own process, answering health; with METRICS_PORT on a port of its own. */
+async function startApi(env: Record<string, string>): Promise<{ child: ChildProcess; base: string; metrics: string }> {
+  const [port, metricsPort] = [await freePort(), await freePort()];
+  const child = startService('services/api/src/server.ts', {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    METRICS_PORT: String(metricsPort),
+    EMBEDDING_PROVIDER: 'lexical',
+    BOOTSTRAP_ADMIN_KEY: 'false',
+    REDIS_URL: '',
+    ...env,
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(async () => (await fetch(`${base}/v1/health`).catch(() => undefined))?.status === 200, 60_000, 'API listening');
+  return { child, base, metrics: `http://127.0.0.1:${metricsPort}/metrics` };
+}
+
 describe('API process metrics listener (METRICS_PORT)', () => {
   let child: ChildProcess | undefined;
   afterAll(() => stopProcess(child, 'SIGKILL'));
 
   it('serves the process’s metrics without a key on its own port, and still wants the admin key on the public one', async () => {
-    const [port, metricsPort] = [await freePort(), await freePort()];
-    child = startService('services/api/src/server.ts', {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      METRICS_PORT: String(metricsPort),
-      EMBEDDING_PROVIDER: 'lexical',
-      BOOTSTRAP_ADMIN_KEY: 'false',
-      REDIS_URL: '',
-    });
-    const base = `http://127.0.0.1:${port}`;
-    await waitFor(async () => (await fetch(`${base}/v1/health`).catch(() => undefined))?.status === 200, 60_000, 'API listening');
+    const api = await startApi({});
+    child = api.child;
+    const base = api.base;
     await fetch(`${base}/v1/health`);
 
-    const res = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+    const res = await fetch(api.metrics);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/plain');
     const text = await res.text();
     expect(sample(text, 'ams_http_requests_total', 'method="GET",route="/v1/health",status="200"')).toBeGreaterThanOrEqual(2);
     expect(text).toContain('ams_api_process_cpu_seconds_total');
     expect(text).toContain('ams_query_embedding_cache_hits_total');
-    expect((await fetch(`http://127.0.0.1:${metricsPort}/other`)).status).toBe(404);
+    expect((await fetch(api.metrics.replace('/metrics', '/other'))).status).toBe(404);
 
     const open = await fetch(`${base}/metrics`);
     expect(open.status).toBe(401);
     expect(await open.json()).toMatchObject({ type: 'unauthorized', code: 401 });
+  }, 120_000);
+});
+
+describe('embedded API process (PGlite, no Redis): the in-process dispatcher reports to the API metrics', () => {
+  let child: ChildProcess | undefined;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ams-metrics-'));
+  afterAll(async () => {
+    await stopProcess(child, 'SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
   });
+
+  it('counts a real delivery to a local HTTPS receiver, beside the outbox gauges', async () => {
+    const receiver = await startHttpsReceiver();
+    try {
+      const caFile = path.join(dir, 'ca.pem');
+      fs.writeFileSync(caFile, receiver.ca);
+      const api = await startApi({ DATABASE_URL: '', DATA_DIR: path.join(dir, 'data'), WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_CA_FILE: caFile });
+      child = api.child;
+      const post = async (route: string, body: unknown, key?: string) =>
+        fetch(`${api.base}${route}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: JSON.stringify(body) });
+      const { api_key: key } = (await (await post('/v1/auth/register', { email: `metrics-${Date.now()}@example.com`, password: 'correct horse battery' })).json()) as { api_key: string };
+      expect((await post('/v1/webhooks', { url: receiver.url, event_types: ['memory.created'] }, key)).status).toBe(201);
+      expect((await post('/v1/memories', { agent_id: 'hooked', content: 'a memory whose event is delivered' }, key)).status).toBe(201);
+      let text = '';
+      await waitFor(async () => {
+        text = await fetch(api.metrics).then((r) => r.text(), () => '');
+        return sample(text, 'ams_webhook_deliveries_total', 'outcome="delivered"') >= 1;
+      }, 30_000, 'a delivery counted');
+      expect(receiver.requests.length).toBeGreaterThanOrEqual(1);
+      expect(sample(text, 'ams_webhook_delivery_duration_seconds_count', 'outcome="delivered"')).toBeGreaterThanOrEqual(1);
+      expect(text).toMatch(/^ams_webhook_outbox_depth\{status="pending"\} \d+$/m);
+      expect(text).toMatch(/^ams_embedding_queue_depth\{status="pending"\} \d+$/m);
+    } finally {
+      await receiver.close();
+    }
+  }, 120_000); // PGlite's first start in a fresh process
 });
