@@ -15,10 +15,17 @@ beforeAll(async () => {
 afterAll(() => close());
 
 describe('ams', () => {
-  it('status --json prints the health and exits 0', async () => {
+  it('status prints the health, the model and, with a key, the queue backlog; exits 0', async () => {
     const res = await ams(['--url', url, 'status', '--json']);
     expect(res.code).toBe(0);
-    expect(JSON.parse(res.stdout)).toMatchObject({ database: 'connected' });
+    expect(JSON.parse(res.stdout)).toMatchObject({ database: 'connected', embedding: { model: expect.any(String) } });
+    expect(JSON.parse(res.stdout)).not.toHaveProperty('ingestion');
+    // With a key, the queue backlog too.
+    const withKey = await ams(['--url', url, '--key', acct.key, 'status', '--json']);
+    expect(JSON.parse(withKey.stdout).ingestion).toMatchObject({ backlog: { pending: expect.any(Number), processing: expect.any(Number) } });
+    const human = await ams(['--url', url, '--key', acct.key, 'status']);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/^queue backlog +\d+ pending, \d+ processing/m);
   }, SPAWNING);
 
   it('creates, lists and revokes keys; searches with --json', async () => {
