@@ -33,8 +33,8 @@ runService(SHUTDOWN_GRACE_MS, async () => {
   logger.info('embedder ready', { provider: embedder.provider, model: embedder.model, dimensions: embedder.dimensions });
 
   const webhooks = createWebhookDispatch(config, db, logger, registry);
-  const ingestion = createIngestion(config, { db, logger, embedder, redis, webhookDispatch: webhooks.dispatch });
   const metrics = apiMetrics(db.knex, registry);
+  const ingestion = createIngestion(config, { db, logger, embedder, redis, webhookDispatch: webhooks.dispatch, metrics });
   const ctx: AppContext = { config, logger, db, redis, embedder, webhookDispatch: webhooks.dispatch, ingestion, metrics };
   const app = createApp(ctx);
   const server = createHttpServer(app).listen(config.port, config.host);

@@ -4,6 +4,8 @@ import type { Embedder } from '@ams/embeddings';
 import { completionEstimator, createEmbeddingQueue, EmbeddingWorker, enqueueEmbedding, ingestionPolicy, workerSettings } from '@ams/ingestion';
 import type { EmbeddingJob, JobQueue } from '@ams/jobs';
 import type { IngestionPort } from '@ams/memories';
+import { embeddingBatchMetrics } from '@ams/metrics';
+import type { ApiMetrics } from './api-metrics';
 import type { RedisConnection } from './redis';
 
 /** Batches in flight get this long to finish when the API stops (inside its shutdown grace). */
@@ -17,10 +19,18 @@ export interface Ingestion extends IngestionPort {
  * With queues (config.queueUrl: REDIS_URL beside DATABASE_URL): one `embedding` job per memory for the worker processes (job id =
  * memory id), or null while Redis is away, so the request embeds inline. Without queues: the worker
  * runs in this process, woken directly and polling the database; its job id is the memory id too.
+ * With `metrics`, that in-process worker counts its batches there (worker processes serve their own).
  */
 export function createIngestion(
   config: Config,
-  deps: { db: Database; logger: Logger; embedder: Embedder; redis?: RedisConnection; webhookDispatch?: (accountId: string, ids: string[]) => void },
+  deps: {
+    db: Database;
+    logger: Logger;
+    embedder: Embedder;
+    redis?: RedisConnection;
+    webhookDispatch?: (accountId: string, ids: string[]) => void;
+    metrics?: ApiMetrics;
+  },
 ): Ingestion {
   const estimator = completionEstimator(deps.db.knex, config.embeddingWorker);
   const estimateSeconds = () => estimator.seconds();
@@ -41,6 +51,7 @@ export function createIngestion(
   const worker = new EmbeddingWorker(
     { db: deps.db.knex, embedder: deps.embedder, logger: deps.logger, ...ingestionPolicy(config), onDeliveries: deps.webhookDispatch },
     workerSettings(config),
+    deps.metrics ? embeddingBatchMetrics(deps.metrics.registry) : undefined,
   );
   worker.start();
   return {

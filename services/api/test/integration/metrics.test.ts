@@ -112,7 +112,7 @@ describe('API process metrics listener (METRICS_PORT)', () => {
   }, 120_000);
 });
 
-describe('embedded API process (PGlite, no Redis): the in-process dispatcher reports to the API metrics', () => {
+describe('embedded API process (PGlite, no Redis): the in-process dispatcher and worker report to the API metrics', () => {
   let child: ChildProcess | undefined;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ams-metrics-'));
   afterAll(async () => {
@@ -120,7 +120,7 @@ describe('embedded API process (PGlite, no Redis): the in-process dispatcher rep
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('counts a real delivery to a local HTTPS receiver, beside the outbox gauges', async () => {
+  it('counts a real delivery to a local HTTPS receiver and an embedded batch, beside the outbox and queue gauges', async () => {
     const receiver = await startHttpsReceiver();
     try {
       const caFile = path.join(dir, 'ca.pem');
@@ -132,11 +132,14 @@ describe('embedded API process (PGlite, no Redis): the in-process dispatcher rep
       const { api_key: key } = (await (await post('/v1/auth/register', { email: `metrics-${Date.now()}@example.com`, password: 'correct horse battery' })).json()) as { api_key: string };
       expect((await post('/v1/webhooks', { url: receiver.url, event_types: ['memory.created'] }, key)).status).toBe(201);
       expect((await post('/v1/memories', { agent_id: 'hooked', content: 'a memory whose event is delivered' }, key)).status).toBe(201);
+      // v2 hands the embedding to the in-process worker, which counts its batch here too.
+      expect((await post('/v2/memories', { agent_id: 'hooked', content: 'a memory the in-process worker embeds' }, key)).status).toBe(202);
       let text = '';
       await waitFor(async () => {
         text = await fetch(api.metrics).then((r) => r.text(), () => '');
-        return sample(text, 'ams_webhook_deliveries_total', 'outcome="delivered"') >= 1;
-      }, 30_000, 'a delivery counted');
+        return sample(text, 'ams_webhook_deliveries_total', 'outcome="delivered"') >= 1 && sample(text, 'ams_embedding_memories_total', 'outcome="ready"') >= 1;
+      }, 30_000, 'a delivery and an embedding counted');
+      expect(sample(text, 'ams_embedding_batch_duration_seconds_count')).toBeGreaterThanOrEqual(1);
       expect(receiver.requests.length).toBeGreaterThanOrEqual(1);
       expect(sample(text, 'ams_webhook_delivery_duration_seconds_count', 'outcome="delivered"')).toBeGreaterThanOrEqual(1);
       expect(text).toMatch(/^ams_webhook_outbox_depth\{status="pending"\} \d+$/m);
