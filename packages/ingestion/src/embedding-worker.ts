@@ -6,7 +6,7 @@ export interface WorkerSettings {
   /** Batches in the model at once. */
   concurrency: number;
   batchSize: number;
-  /** After a notification, wait this long for more work to share the batch. */
+  /** After a notification while batches are running, wait this long for more work to share the next one. */
   batchWaitMs: number;
   /** A claim with no heartbeat for this long belongs to a dead worker. */
   stuckAfterMs: number;
@@ -28,9 +28,9 @@ export interface WorkerCounters {
  * Turns pending memories into embedded ones; the same code runs as the embedding-worker process
  * (woken by `embedding` queue jobs) and inside the API in embedded mode (woken in-process).
  *
- * Notifications only say "there is work": `batchWaitMs` later the worker claims up to `batchSize`
- * memories from PostgreSQL and embeds them in one model call, so jobs that arrive together share
- * a batch. The reconciler's sweep, every `reconcileIntervalMs`, claims whatever no notification
+ * Notifications only say "there is work": the worker claims up to `batchSize` memories from
+ * PostgreSQL (at once when idle, `batchWaitMs` later when busy) and embeds them in one model call,
+ * so jobs that arrive together share a batch. The reconciler's sweep, every `reconcileIntervalMs`, claims whatever no notification
  * announced: memories whose job a flushed or restarted Redis lost, retries whose backoff is over,
  * and claims of a worker that died (no heartbeat for `stuckAfterMs`). Claims are fenced by their
  * attempt count, so several workers never both store a result for one memory.
@@ -63,9 +63,17 @@ export class EmbeddingWorker {
     void this.sweep();
   }
 
-  /** Work has arrived: claim it after batchWaitMs, with whatever else arrives meanwhile. */
+  /**
+   * Work has arrived. Idle: claim it at once (waiting would only add to its time to ready; what
+   * arrives while it embeds is claimed together when a slot frees). Busy: claim after batchWaitMs,
+   * with whatever else arrives meanwhile.
+   */
   notify(): void {
     if (this.stopped || this.flushTimer) return;
+    if (this.inflight.size === 0) {
+      void this.drain();
+      return;
+    }
     this.flushTimer = setTimeout(() => {
       this.flushTimer = undefined;
       void this.drain();
