@@ -45,6 +45,7 @@ export class EmbeddingWorker {
   private heartbeatTimer?: NodeJS.Timeout;
   private readonly drainer = new SingleFlight(() => this.drainPass());
   private stopped = false;
+  private lastBatchEnd = 0;
 
   constructor(
     private readonly deps: IngestionDeps,
@@ -64,13 +65,13 @@ export class EmbeddingWorker {
   }
 
   /**
-   * Work has arrived. Idle: claim it at once (waiting would only add to its time to ready; what
-   * arrives while it embeds is claimed together when a slot frees). Busy: claim after batchWaitMs,
-   * with whatever else arrives meanwhile.
+   * Work has arrived. Idle (no batch running, none ended within batchWaitMs): claim it at once,
+   * since waiting would only add to its time to ready. Otherwise a burst is under way: claim after
+   * batchWaitMs, with whatever else arrives meanwhile.
    */
   notify(): void {
     if (this.stopped || this.flushTimer) return;
-    if (this.inflight.size === 0) {
+    if (this.inflight.size === 0 && Date.now() - this.lastBatchEnd > this.settings.batchWaitMs) {
       void this.drain();
       return;
     }
@@ -132,7 +133,9 @@ export class EmbeddingWorker {
       })
       .finally(() => {
         this.inflight.delete(id);
-        if (!this.stopped) void this.drain();
+        this.lastBatchEnd = Date.now();
+        // A pending flush claims what arrived during this batch together; else keep draining the backlog.
+        if (!this.stopped && !this.flushTimer) void this.drain();
       });
     this.inflight.set(id, { rows, task });
   }
