@@ -5,7 +5,6 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import type { Knex } from 'knex';
 import { startService, stopProcess, waitFor } from '@ams/testing';
 import type { Corpus } from './corpus';
 import { batchedRate, BenchModel } from './model';
