@@ -41,8 +41,9 @@ export interface CompletionEstimator {
  * the first create of a process waits for the two queries (they were the v2 ack's p99).
  */
 export function completionEstimator(db: Db, settings: { batchSize: number; batchWaitMs: number }, ttlMs = 1_000): CompletionEstimator {
-  let cached: { at: number; value: Promise<number> } | undefined;
   let last: number | undefined;
+  let computedAt = 0;
+  let refreshing: Promise<number> | undefined;
   const compute = async () => {
     const [{ pending, processing }, batches] = await Promise.all([embeddingQueueRepository.waiting(db), embeddingBatchesRepository.recent(db)]);
     const rate = busyRate(batches) ?? settings.batchSize;
@@ -51,13 +52,12 @@ export function completionEstimator(db: Db, settings: { batchSize: number; batch
   };
   return {
     seconds() {
-      if (!cached || Date.now() - cached.at > ttlMs) {
-        const value = compute();
-        cached = { at: Date.now(), value };
-        value.catch(() => (cached = undefined));
-        if (last !== undefined) return Promise.resolve(last);
+      if (!refreshing && Date.now() - computedAt > ttlMs) {
+        computedAt = Date.now();
+        refreshing = compute().finally(() => (refreshing = undefined));
+        refreshing.catch(() => (computedAt = 0));
       }
-      return cached.value;
+      return last !== undefined ? Promise.resolve(last) : refreshing!;
     },
   };
 }
