@@ -9,13 +9,12 @@
  * cached); `--full` is sizes 10k,100k, modes split,embedded (embedded at 10k only) and --million.
  * Needs PostgreSQL with pgvector and Redis (split mode); embedded mode runs PGlite in-process.
  */
-import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { memoriesRepository, SearchFilters } from '@ams/db';
 import { toPgVector } from '@ams/embeddings';
-import { startService, stopProcess, waitFor } from '@ams/testing';
 import { Corpus, CORPUS_MISSING, loadCorpus, queriesFor } from './corpus';
+import { ingestFigures } from './ingest';
 import { runMillion } from './million';
 import { batchedRate, BenchModel, loadBenchModel, VectorBank } from './model';
 import { SearchProfiler } from './profile';
@@ -202,89 +201,6 @@ async function searchFigures(server: BenchServer, model: BenchModel, corpus: Cor
   table.add(config, 'filtered semantic p95 (agent with 1 % of rows)', `unfiltered p95 ${ms(up.p95)}`, `${ms(fp.p95)}, full limit in ${(full10 * 100).toFixed(0)} %`, times(fp.p95 / up.p95));
 }
 
-async function ingestFigures(server: BenchServer, model: BenchModel, corpus: Corpus, table: Table, config: string, samples: number, embedded: boolean) {
-  const db = server.ctx.db.knex;
-  // Texts not in the store: the corpus' tail.
-  const tail = corpus.docs.slice(corpus.paragraphs - samples * 6, corpus.paragraphs);
-  const single = tail.slice(0, samples);
-  const bare: number[] = [];
-  const create: number[] = [];
-  for (const content of single) {
-    let t0 = performance.now();
-    await model.embedder.embed([content]);
-    bare.push(performance.now() - t0);
-    t0 = performance.now();
-    const res = await post(server, '/v1/memories', { content, agent_id: 'ingest' });
-    create.push(performance.now() - t0);
-    if (res.status >= 300) throw new Error(`v1 create failed: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
-  }
-  const bareSingle = { stats: percentiles(bare) };
-  const v1 = percentiles(create);
-  table.add(config, 'v1 create p50', `one document embed ${ms(bareSingle.stats.p50)}`, ms(v1.p50), `${times(v1.p50 / bareSingle.stats.p50)} (+${ms(v1.p50 - bareSingle.stats.p50)})`);
-
-  // v2 acks over a backlog (split: no worker yet, so the ack is the request alone), then one worker drains it.
-  const backlog = tail.slice(samples, samples + Math.max(64, samples * 4));
-  const acks: number[] = [];
-  const inserts: number[] = [];
-  const ids: string[] = [];
-  const agentId = (await db('agents').where({ name: 'ingest' }).first('id')).id as string;
-  for (const content of backlog) {
-    // The bare limit: one INSERT of the same row (soft-deleted at once, so nothing else sees it).
-    let t0 = performance.now();
-    await db('memories').insert({ account_id: server.accountId, agent_id: agentId, content, memory_type: 'fact', tier: 'warm', embedding_status: 'pending', deleted_at: db.fn.now() });
-    inserts.push(performance.now() - t0);
-    t0 = performance.now();
-    const res = await post(server, '/v2/memories', { content, agent_id: 'ingest-v2' });
-    acks.push(performance.now() - t0);
-    if (res.status !== 202) throw new Error(`v2 create failed: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
-    ids.push(res.body.id);
-  }
-  const ack = percentiles(acks);
-  const ins = percentiles(inserts);
-  table.add(config, 'v2 ack p50 / p99', `one INSERT ${ms(ins.p50)} / ${ms(ins.p99)}`, `${ms(ack.p50)} / ${ms(ack.p99)}`, embedded ? `${times(ack.p99 / ins.p99)} (p99; in-process worker busy meanwhile)` : `${times(ack.p99 / ins.p99)} (p99; no worker running yet)`);
-
-  let worker: ChildProcess | undefined;
-  try {
-    if (!embedded) {
-      worker = startService('services/embedding-worker/src/main.ts', {
-        ...model.env,
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        DATABASE_URL: server.databaseUrl,
-        REDIS_URL,
-        REDIS_KEY_PREFIX: server.ctx.config.redisKeyPrefix,
-        EMBEDDING_WORKER_METRICS_PORT: '0',
-      });
-    }
-    const pending = async (list: string[]) => Number((await db('memories').whereIn('id', list).whereNot('embedding_status', 'ready').count<{ count: string }[]>('* as count'))[0]!.count);
-    await waitFor(async () => (await pending(ids)) === 0, 30 * 60_000, 'v2 backlog ready');
-    const [row] = await db('memories').whereIn('id', ids).select(db.raw('extract(epoch from (max(updated_at) - min(embedding_started_at))) AS seconds'));
-    const drain = ids.length / Number(row.seconds);
-    const naive = await batchedRate(model.embedder, backlog, model.batchSize, 'naive');
-    const sorted = await batchedRate(model.embedder, backlog, model.batchSize, 'sorted');
-    table.add(config, `v2 drain, one ${embedded ? 'in-process ' : ''}worker (${backlog.length} queued)`, `model, naive batches of ${model.batchSize}: ${rate(naive)}`, rate(drain), times(drain / naive));
-    table.add(config, `length-sorted vs naive batches of ${model.batchSize} (bare model, same texts)`, `naive ${rate(naive)}`, `sorted ${rate(sorted)}`, times(sorted / naive));
-
-    // Time to ready, one at a time on an idle worker (database clock: created → ready).
-    const ready: number[] = [];
-    const bareReady: number[] = [];
-    for (const content of single.slice(0, Math.min(20, samples))) {
-      const t0 = performance.now();
-      await model.embedder.embed([`${content} (v2)`]);
-      bareReady.push(performance.now() - t0);
-      const res = await post(server, '/v2/memories', { content: `${content} (v2)`, agent_id: 'ingest-v2' });
-      await waitFor(async () => (await pending([res.body.id])) === 0, 60_000, 'v2 memory ready');
-      const [r] = await db('memories').where({ id: res.body.id }).select(db.raw('extract(epoch from (updated_at - created_at)) * 1000 AS ms'));
-      ready.push(Number(r.ms));
-    }
-    const bareTtr = percentiles(bareReady);
-    const ttr = percentiles(ready);
-    table.add(config, 'v2 time to ready p50, idle worker', `one document embed ${ms(bareTtr.p50)}`, ms(ttr.p50), `${times(ttr.p50 / bareTtr.p50)} (+${ms(ttr.p50 - bareTtr.p50)})`);
-  } finally {
-    await stopProcess(worker, 'SIGTERM');
-  }
-}
-
 /** Where one semantic search's time goes (spans per request + CPU by area), printed after the table. */
 async function profileSearch(server: BenchServer, profiler: SearchProfiler, corpus: Corpus, n: number, count: number): Promise<string> {
   const texts = queriesFor(corpus, n, count).map((q) => q.text);
@@ -312,7 +228,7 @@ async function runConfig(mode: 'split' | 'embedded', n: number, ctx: { model: Be
     const loaded = await load(server, ctx.model, ctx.bank, ctx.corpus, n, api, ctx.table, config);
     ctx.table.note(loaded.sources);
     await searchFigures(server, ctx.model, ctx.corpus, n, loaded, ctx.table, config, num('queries', 100));
-    await ingestFigures(server, ctx.model, ctx.corpus, ctx.table, config, num('samples', 30), mode === 'embedded');
+    ctx.profiles.push(`[${config}] ${await ingestFigures(server, ctx.model, ctx.corpus, ctx.table, config, num('samples', 30), mode === 'embedded')}`);
     const count = num('profile', 100);
     if (count > 0) {
       ctx.profiles.push(`[${config}] ${await profileSearch(server, profiler, ctx.corpus, n, count)}`);

@@ -2,6 +2,7 @@ export * from './embedder';
 export * from './vector';
 export * from './lexical-embedder';
 export * from './transformers-embedder';
+export * from './length-buckets';
 export * from './create-embedder';
 export * from './embed-text';
 export * from './download/download-model';

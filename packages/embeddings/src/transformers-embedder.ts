@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Embedder } from './embedder';
+import { inLengthBuckets } from './length-buckets';
 
 export interface TransformersOptions {
   model: string;
@@ -38,8 +39,9 @@ export function missingModelMessage(modelDir: string, model: string, quantized: 
 
 /**
  * all-MiniLM-L6-v2 (or any BERT-style feature-extraction model) through @xenova/transformers:
- * mean pooling, L2-normalised, one model call per embed(). Inputs longer than the model's window
- * are truncated by the tokenizer.
+ * mean pooling, L2-normalised. embed() groups its texts by length (lengthBuckets), one model call
+ * per group, so a batch pads little; embedPadded() is one model call for the texts as given (the
+ * bare model, for benchmarks). Inputs longer than the model's window are truncated by the tokenizer.
  */
 export class TransformersEmbedder implements Embedder {
   readonly provider = 'transformers' as const;
@@ -84,6 +86,13 @@ export class TransformersEmbedder implements Embedder {
   }
 
   async embed(texts: string[]): Promise<Float32Array[]> {
+    if (texts.length <= 1) return this.embedPadded(texts);
+    const extractor = await this.load();
+    return inLengthBuckets(texts, (batch) => this.run(extractor, batch));
+  }
+
+  /** One model call, every text padded to the longest. */
+  async embedPadded(texts: string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
     return this.run(await this.load(), texts);
   }

@@ -6,7 +6,7 @@ export interface WorkerSettings {
   /** Batches in the model at once. */
   concurrency: number;
   batchSize: number;
-  /** After a notification, wait this long for more work to share the batch. */
+  /** After a notification while batches are running, wait this long for more work to share the next one. */
   batchWaitMs: number;
   /** A claim with no heartbeat for this long belongs to a dead worker. */
   stuckAfterMs: number;
@@ -28,9 +28,9 @@ export interface WorkerCounters {
  * Turns pending memories into embedded ones; the same code runs as the embedding-worker process
  * (woken by `embedding` queue jobs) and inside the API in embedded mode (woken in-process).
  *
- * Notifications only say "there is work": `batchWaitMs` later the worker claims up to `batchSize`
- * memories from PostgreSQL and embeds them in one model call, so jobs that arrive together share
- * a batch. The reconciler's sweep, every `reconcileIntervalMs`, claims whatever no notification
+ * Notifications only say "there is work": the worker claims up to `batchSize` memories from
+ * PostgreSQL (at once when idle, `batchWaitMs` later when busy) and embeds them in one model call,
+ * so jobs that arrive together share a batch. The reconciler's sweep, every `reconcileIntervalMs`, claims whatever no notification
  * announced: memories whose job a flushed or restarted Redis lost, retries whose backoff is over,
  * and claims of a worker that died (no heartbeat for `stuckAfterMs`). Claims are fenced by their
  * attempt count, so several workers never both store a result for one memory.
@@ -45,6 +45,7 @@ export class EmbeddingWorker {
   private heartbeatTimer?: NodeJS.Timeout;
   private readonly drainer = new SingleFlight(() => this.drainPass());
   private stopped = false;
+  private lastBatchEnd = 0;
 
   constructor(
     private readonly deps: IngestionDeps,
@@ -63,9 +64,17 @@ export class EmbeddingWorker {
     void this.sweep();
   }
 
-  /** Work has arrived: claim it after batchWaitMs, with whatever else arrives meanwhile. */
+  /**
+   * Work has arrived. Idle (no batch running, none ended within batchWaitMs): claim it at once,
+   * since waiting would only add to its time to ready. Otherwise a burst is under way: claim after
+   * batchWaitMs, with whatever else arrives meanwhile.
+   */
   notify(): void {
     if (this.stopped || this.flushTimer) return;
+    if (this.inflight.size === 0 && Date.now() - this.lastBatchEnd > this.settings.batchWaitMs) {
+      void this.drain();
+      return;
+    }
     this.flushTimer = setTimeout(() => {
       this.flushTimer = undefined;
       void this.drain();
@@ -124,7 +133,9 @@ export class EmbeddingWorker {
       })
       .finally(() => {
         this.inflight.delete(id);
-        if (!this.stopped) void this.drain();
+        this.lastBatchEnd = Date.now();
+        // A pending flush claims what arrived during this batch together; else keep draining the backlog.
+        if (!this.stopped && !this.flushTimer) void this.drain();
       });
     this.inflight.set(id, { rows, task });
   }

@@ -37,22 +37,27 @@ export interface CompletionEstimator {
  * The v2 create's estimated_completion_seconds: the backlog ahead of a new memory over the
  * measured busy rate (last minute, all workers), plus one batch wait. Before any measurement it
  * assumes one full batch a second. Cached for `ttlMs`: every create asks, the answer moves slowly.
+ * Past its age the cached answer is still given while a fresh one is computed behind it, so only
+ * the first create of a process waits for the two queries (they were the v2 ack's p99).
  */
 export function completionEstimator(db: Db, settings: { batchSize: number; batchWaitMs: number }, ttlMs = 1_000): CompletionEstimator {
-  let cached: { at: number; value: Promise<number> } | undefined;
+  let last: number | undefined;
+  let computedAt = 0;
+  let refreshing: Promise<number> | undefined;
   const compute = async () => {
     const [{ pending, processing }, batches] = await Promise.all([embeddingQueueRepository.waiting(db), embeddingBatchesRepository.recent(db)]);
     const rate = busyRate(batches) ?? settings.batchSize;
-    return Math.max(1, Math.ceil(settings.batchWaitMs / 1000 + (pending + processing) / rate));
+    last = Math.max(1, Math.ceil(settings.batchWaitMs / 1000 + (pending + processing) / rate));
+    return last;
   };
   return {
     seconds() {
-      if (!cached || Date.now() - cached.at > ttlMs) {
-        const value = compute();
-        cached = { at: Date.now(), value };
-        value.catch(() => (cached = undefined));
+      if (!refreshing && Date.now() - computedAt > ttlMs) {
+        computedAt = Date.now();
+        refreshing = compute().finally(() => (refreshing = undefined));
+        refreshing.catch(() => (computedAt = 0));
       }
-      return cached.value;
+      return last !== undefined ? Promise.resolve(last) : refreshing!;
     },
   };
 }

@@ -27,8 +27,8 @@ async function entitiesOf(db: Db, accountId: string, rows: MemoryRow[]): Promise
  * the check and the insert share one transaction under the agent's dedup lock (see dedup.ts).
  */
 export async function createMemory(deps: Pick<MemoryDeps, 'db' | 'embedder' | 'dispatch'>, caller: Caller, input: CreateMemoryInput) {
-  const prepared = await prepareNewMemory(deps.db, caller, input);
-  const embedding = await embedText(deps.embedder, input.content);
+  // The model runs on its own threads: the reference lookups go on meanwhile, not before it.
+  const [prepared, embedding] = await Promise.all([prepareNewMemory(deps.db, caller, input), embedText(deps.embedder, input.content)]);
   const model = deps.embedder.model;
   const outcome = await deps.db.transaction(async (trx) => {
     if (input.deduplicate) {

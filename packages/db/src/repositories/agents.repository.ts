@@ -80,11 +80,19 @@ export const agentsRepository = {
     return row as AgentRow | undefined;
   },
 
-  /** An agent wrote a memory: last_active_at is now (updated_at is the agent's own edits). */
+  /**
+   * An agent wrote a memory: last_active_at is now (updated_at is the agent's own edits), to the
+   * minute. A row marked within the last minute is left alone: no write and no row lock, so creates
+   * of one agent do not queue behind each other's transactions on its row.
+   */
   async markActive(db: Knex, accountId: string, agentIds: string[]): Promise<void> {
     const ids = [...new Set(agentIds)];
     if (ids.length === 0) return;
-    await db('agents').where('account_id', accountId).whereIn('id', ids).update({ last_active_at: db.fn.now() });
+    await db('agents')
+      .where('account_id', accountId)
+      .whereIn('id', ids)
+      .where((q) => q.whereNull('last_active_at').orWhereRaw(`last_active_at < now() - interval '1 minute'`))
+      .update({ last_active_at: db.fn.now() });
   },
 
   /** Soft-deletes the agent and its memories; call inside a transaction. */

@@ -116,9 +116,16 @@ export const embeddingQueueRepository = {
     return n > 0;
   },
 
-  /** Still working on these: pushes their stuck deadline out (the heartbeat of a long batch). */
+  /**
+   * Still working on these: pushes their stuck deadline out (the heartbeat of a long batch). Rows
+   * another transaction holds are skipped, never waited for: that is the batch storing them right
+   * now (it locks them in its own order, so waiting here could deadlock with it), and they need no
+   * heartbeat. A skipped row that stays processing is touched by the next beat.
+   */
   async heartbeat(db: Knex, rows: MemoryRow[]): Promise<void> {
-    if (rows.length) await fenced(db, rows).update({ embedding_started_at: db.fn.now() });
+    if (rows.length === 0) return;
+    const free = fenced(db, rows).select('account_id', 'id').forUpdate().skipLocked();
+    await db('memories').whereIn(['account_id', 'id'], free).update({ embedding_started_at: db.fn.now() });
   },
 
   /**

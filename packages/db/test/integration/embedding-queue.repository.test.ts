@@ -83,4 +83,22 @@ describe('embeddingQueueRepository: claims and fences', () => {
     expect(await embeddingQueueRepository.failAbandoned(db.knex, 0, 1)).toBeGreaterThanOrEqual(1);
     expect(await status(row!.id)).toMatchObject({ embedding_status: 'failed', embedding_error: 'the worker stopped during each of 1 attempts' });
   });
+
+  it('the heartbeat skips rows a storing batch holds instead of waiting on them (it could deadlock with that batch)', async () => {
+    const { claim, status } = await pending(2);
+    const [a, b] = await claim();
+    const before = async (id: string) => ((await db.knex('memories').where({ id }).first('embedding_started_at')).embedding_started_at as Date).getTime();
+    const [startedA, startedB] = [await before(a!.id), await before(b!.id)];
+    await db.knex.transaction(async (trx) => {
+      // The batch storing b holds its row lock; a beat over a and b must not wait for it.
+      await embeddingQueueRepository.completeMany(trx, [{ row: b!, vector: axis(1) }], 'test-model');
+      await embeddingQueueRepository.heartbeat(db.knex, [a!, b!]);
+      // ...and the batch then takes the row the beat touched, which would close a wait cycle.
+      expect(await embeddingQueueRepository.completeMany(trx, [{ row: a!, vector: axis(2) }], 'test-model')).toHaveLength(1);
+    });
+    expect(await before(a!.id)).toBeGreaterThanOrEqual(startedA);
+    expect(await before(b!.id)).toBe(startedB);
+    expect((await status(a!.id)).embedding_status).toBe('ready');
+    expect((await status(b!.id)).embedding_status).toBe('ready');
+  });
 });

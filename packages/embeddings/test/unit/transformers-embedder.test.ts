@@ -31,6 +31,17 @@ describe('TransformersEmbedder', () => {
     }
   });
 
+  it('a batch of mixed lengths (embedded in length buckets) gives each text its own vector, in input order', async () => {
+    const texts = Array.from({ length: 40 }, (_, i) => `memory ${i} ${'about queues and workers '.repeat((i * 7) % 13)}`.trim());
+    const batched = await embedder.embed(texts);
+    expect(batched).toHaveLength(texts.length);
+    // Dynamic quantization sees the padding, so vectors agree to 3 places, not bit for bit.
+    for (const i of [0, 1, 5, 12, 26, 39]) {
+      const [single] = await embedder.embedPadded([texts[i]!]);
+      single!.forEach((x, j) => expect(x).toBeCloseTo(batched[i]![j]!, 3));
+    }
+  });
+
   it('truncates a 50,000-character input instead of failing', async () => {
     const [v] = await embedder.embed(['word '.repeat(10_000)]);
     expect(norm(v!)).toBeCloseTo(1, 4);

@@ -1,0 +1,184 @@
+/**
+ * The ingestion figures of `npm run bench`: v1 create and v2 ack latency, the v2 drain by one
+ * worker, length-sorted against naive batches, and v2 time to ready on an idle worker, each beside
+ * the bare model or statement in the same run; then where a create's time goes, statement by statement.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { startService, stopProcess, waitFor } from '@ams/testing';
+import type { Corpus } from './corpus';
+import { batchedRate, BenchModel } from './model';
+import { ms, rate, Table, times } from './report';
+import { BenchServer, percentiles, post } from './support';
+
+/** What a statement of a create does, from its SQL. */
+function classify(sql: string): string {
+  const s = sql.toLowerCase();
+  if (s.includes('api_keys')) return 'auth (API key lookup)';
+  if (s.includes('webhook_deliveries')) return 'event outbox write';
+  if (s.includes('entit')) return 'entity linking';
+  if (s.startsWith('update "agents"')) return 'agent last_active_at';
+  if (s.includes('"agents"') || s.includes('"sessions"') || s.includes('"projects"')) return 'agent / session / project resolution';
+  if (s.includes('pg_advisory')) return 'dedup advisory lock';
+  if (s.startsWith('insert into "memories"')) return 'memory INSERT';
+  if (s.includes('embedding_batches') || s.includes('embedding_status')) return 'v2 completion estimate';
+  return `other: ${s.slice(0, 60)}`;
+}
+
+type Span = [from: number, to: number];
+const overlap = (a: Span, spans: Span[]) => spans.reduce((sum, b) => sum + Math.max(0, Math.min(a[1], b[1]) - Math.max(a[0], b[0])), 0);
+
+/**
+ * Where a create's time goes: every SQL statement by what it does, and the model's calls. Requests
+ * are sequential, so whatever runs belongs to the one request being timed. The model runs on the
+ * event loop's thread (onnxruntime-node's run is synchronous), so a statement in flight meanwhile
+ * is charged only its time outside the model's.
+ */
+class CreateProfiler {
+  private readonly started = new Map<string, number>();
+  private statements: Array<{ kind: string; span: Span }> = [];
+  private model: Span[] = [];
+  private on = false;
+  private readonly runs = new Map<string, { requests: number; elapsed: number; model: number; sql: Map<string, number> }>();
+
+  constructor(server: BenchServer) {
+    const knex = server.ctx.db.knex;
+    knex.on('query', (q: { __knexQueryUid: string }) => this.on && this.started.set(q.__knexQueryUid, performance.now()));
+    knex.on('query-response', (_r: unknown, q: { __knexQueryUid: string; sql: string }) => {
+      const t0 = this.started.get(q.__knexQueryUid);
+      if (t0 === undefined) return;
+      this.started.delete(q.__knexQueryUid);
+      this.statements.push({ kind: classify(q.sql), span: [t0, performance.now()] });
+    });
+    const embedder = server.ctx.embedder as { embed: (texts: string[]) => Promise<Float32Array[]> };
+    const embed = embedder.embed.bind(embedder);
+    embedder.embed = async (texts) => {
+      const t0 = performance.now();
+      try {
+        return await embed(texts);
+      } finally {
+        if (this.on) this.model.push([t0, performance.now()]);
+      }
+    };
+  }
+
+  async time<T>(label: string, fn: () => Promise<T>): Promise<T> {
+    this.statements = [];
+    this.model = [];
+    this.on = true;
+    const t0 = performance.now();
+    try {
+      return await fn();
+    } finally {
+      this.on = false;
+      const run = this.runs.get(label) ?? { requests: 0, elapsed: 0, model: 0, sql: new Map<string, number>() };
+      run.requests++;
+      run.elapsed += performance.now() - t0;
+      run.model += this.model.reduce((sum, [a, b]) => sum + b - a, 0);
+      for (const { kind, span } of this.statements) run.sql.set(kind, (run.sql.get(kind) ?? 0) + span[1] - span[0] - overlap(span, this.model));
+      this.runs.set(label, run);
+    }
+  }
+
+  report(label: string, title: string): string {
+    const run = this.runs.get(label);
+    if (!run) return '';
+    const per = (v: number) => (v / run.requests).toFixed(2).padStart(8);
+    const sql = [...run.sql.values()].reduce((a, b) => a + b, 0);
+    const lines = [`${title} (${run.requests} requests, mean ms per request; client round trip ${(run.elapsed / run.requests).toFixed(1)} ms):`];
+    if (run.model > 0) lines.push(`  ${per(run.model)}  model (the embed)`);
+    for (const [k, v] of [...run.sql].sort((a, b) => b[1] - a[1])) lines.push(`  ${per(v)}  SQL: ${k}`);
+    lines.push(`  ${per(run.elapsed - run.model - sql)}  the rest: BEGIN/COMMIT, HTTP, joi, JSON, JavaScript`);
+    return lines.join('\n');
+  }
+}
+
+/** Adds the ingestion rows to `table`; returns where a v1 create's and a v2 ack's time goes. */
+export async function ingestFigures(server: BenchServer, model: BenchModel, corpus: Corpus, table: Table, config: string, samples: number, embedded: boolean): Promise<string> {
+  const db = server.ctx.db.knex;
+  const profiler = new CreateProfiler(server);
+  // Texts not in the store: the corpus' tail.
+  const tail = corpus.docs.slice(corpus.paragraphs - samples * 6, corpus.paragraphs);
+  const single = tail.slice(0, samples);
+  const bare: number[] = [];
+  const create: number[] = [];
+  for (const content of single) {
+    let t0 = performance.now();
+    await model.embedder.embed([content]);
+    bare.push(performance.now() - t0);
+    t0 = performance.now();
+    const res = await profiler.time('v1', () => post(server, '/v1/memories', { content, agent_id: 'ingest' }));
+    create.push(performance.now() - t0);
+    if (res.status >= 300) throw new Error(`v1 create failed: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+  }
+  const bareSingle = { stats: percentiles(bare) };
+  const v1 = percentiles(create);
+  table.add(config, 'v1 create p50', `one document embed ${ms(bareSingle.stats.p50)}`, ms(v1.p50), `${times(v1.p50 / bareSingle.stats.p50)} (+${ms(v1.p50 - bareSingle.stats.p50)})`);
+
+  // v2 acks over a backlog (split: no worker yet, so the ack is the request alone), then one worker drains it.
+  const backlog = tail.slice(samples, samples + Math.max(64, samples * 4));
+  const acks: number[] = [];
+  const inserts: number[] = [];
+  const ids: string[] = [];
+  const agentId = (await db('agents').where({ name: 'ingest' }).first('id')).id as string;
+  for (const content of backlog) {
+    // The bare limit: one INSERT of the same row (soft-deleted at once, so nothing else sees it).
+    let t0 = performance.now();
+    await db('memories').insert({ account_id: server.accountId, agent_id: agentId, content, memory_type: 'fact', tier: 'warm', embedding_status: 'pending', deleted_at: db.fn.now() });
+    inserts.push(performance.now() - t0);
+    t0 = performance.now();
+    const res = await profiler.time('v2', () => post(server, '/v2/memories', { content, agent_id: 'ingest-v2' }));
+    acks.push(performance.now() - t0);
+    if (res.status !== 202) throw new Error(`v2 create failed: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+    ids.push(res.body.id);
+  }
+  const ack = percentiles(acks);
+  const ins = percentiles(inserts);
+  table.add(config, 'v2 ack p50 / p99', `one INSERT ${ms(ins.p50)} / ${ms(ins.p99)}`, `${ms(ack.p50)} / ${ms(ack.p99)}`, embedded ? `${times(ack.p99 / ins.p99)} (p99; in-process worker busy meanwhile)` : `${times(ack.p99 / ins.p99)} (p99; no worker running yet)`);
+
+  let worker: ChildProcess | undefined;
+  try {
+    if (!embedded) {
+      worker = startService('services/embedding-worker/src/main.ts', {
+        ...model.env,
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: server.databaseUrl,
+        REDIS_URL: server.ctx.config.redisUrl ?? '',
+        REDIS_KEY_PREFIX: server.ctx.config.redisKeyPrefix,
+        EMBEDDING_WORKER_METRICS_PORT: '0',
+      });
+    }
+    const pending = async (list: string[]) => Number((await db('memories').whereIn('id', list).whereNot('embedding_status', 'ready').count<{ count: string }[]>('* as count'))[0]!.count);
+    await waitFor(async () => (await pending(ids)) === 0, 30 * 60_000, 'v2 backlog ready');
+    const [row] = await db('memories').whereIn('id', ids).select(db.raw('extract(epoch from (max(updated_at) - min(embedding_started_at))) AS seconds'));
+    const drain = ids.length / Number(row.seconds);
+    const naive = await batchedRate(model.embedder, backlog, model.batchSize, 'naive');
+    const sorted = await batchedRate(model.embedder, backlog, model.batchSize, 'sorted');
+    table.add(config, `v2 drain, one ${embedded ? 'in-process ' : ''}worker (${backlog.length} queued)`, `model, naive batches of ${model.batchSize}: ${rate(naive)}`, rate(drain), times(drain / naive));
+    table.add(config, `length-sorted vs naive batches of ${model.batchSize} (bare model, same texts)`, `naive ${rate(naive)}`, `sorted ${rate(sorted)}`, times(sorted / naive));
+
+    // Time to ready, one at a time on an idle worker (database clock: created → ready).
+    const ready: number[] = [];
+    const bareReady: number[] = [];
+    for (const content of single.slice(0, Math.min(20, samples))) {
+      const t0 = performance.now();
+      await model.embedder.embed([`${content} (v2)`]);
+      bareReady.push(performance.now() - t0);
+      const res = await post(server, '/v2/memories', { content: `${content} (v2)`, agent_id: 'ingest-v2' });
+      await waitFor(async () => (await pending([res.body.id])) === 0, 60_000, 'v2 memory ready');
+      const [r] = await db('memories').where({ id: res.body.id }).select(db.raw('extract(epoch from (updated_at - created_at)) * 1000 AS ms'));
+      ready.push(Number(r.ms));
+    }
+    const bareTtr = percentiles(bareReady);
+    const ttr = percentiles(ready);
+    table.add(config, 'v2 time to ready p50, idle worker', `one document embed ${ms(bareTtr.p50)}`, ms(ttr.p50), `${times(ttr.p50 / bareTtr.p50)} (+${ms(ttr.p50 - bareTtr.p50)})`);
+  } finally {
+    await stopProcess(worker, 'SIGTERM');
+  }
+  const profiles = [`${profiler.report('v1', "Where a v1 create's time goes")}\n  (bare model, one document, same texts: mean ${ms(bareSingle.stats.mean)})`];
+  // Embedded mode's in-process worker runs statements of its own during the acks.
+  if (!embedded) profiles.push(profiler.report('v2', "Where a v2 ack's time goes (no worker running)"));
+  return profiles.join('\n');
+}
+
