@@ -1,0 +1,70 @@
+import type { Knex } from 'knex';
+import type { DbDriver } from './knex';
+
+/** Where a signal-bound knex keeps its signal: on its own copy of the client (see abandonable()). */
+const SIGNAL = Symbol('abandon signal');
+
+interface RawClient {
+  [SIGNAL]?: AbortSignal;
+  query(connection: unknown, obj: { sql: string }): Promise<unknown>;
+  acquireRawConnection(): Promise<unknown>;
+  destroyRawConnection(connection: unknown): Promise<void>;
+  _query(connection: unknown, obj: { sql: string; bindings: unknown[]; options: object }): Promise<unknown>;
+}
+
+/**
+ * Cancels `sql` if it still runs on `connection`, from a connection of its own (as knex's own
+ * timeout cancel does). The backend must still be running that statement: a connection that has
+ * meanwhile gone back to the pool and started another's query is left alone.
+ */
+async function cancelOnServer(client: RawClient, connection: { processID?: number }, sql: string): Promise<void> {
+  if (connection.processID === undefined) return;
+  const canceller = await client.acquireRawConnection();
+  try {
+    await client._query(canceller, {
+      sql: `select pg_cancel_backend(pid) from pg_stat_activity where pid = $1 and state = 'active' and starts_with($2, query)`,
+      bindings: [connection.processID, sql],
+      options: {},
+    });
+  } finally {
+    await client.destroyRawConnection(canceller).catch(() => undefined);
+  }
+}
+
+/**
+ * Teaches `knex` to stop for an abandoned request: a query made through abandonable(knex, signal)
+ * is refused once the signal has fired (so the steps left are skipped), and one running when it
+ * fires is cancelled on PostgreSQL. PGlite runs one statement at a time in this process and cannot
+ * interrupt it: there only the queries not yet started are skipped. Transactions never see the
+ * signal (their client is made afresh from the prototype): writes are not abandoned half-way.
+ */
+export function installAbandon(knex: Knex, driver: DbDriver): void {
+  const client = knex.client as RawClient;
+  const run = client.query;
+  client.query = function (this: RawClient, connection, obj) {
+    const signal = this[SIGNAL];
+    if (!signal) return run.call(this, connection, obj);
+    if (signal.aborted) return Promise.reject(signal.reason);
+    let settled = false;
+    const cancel = () => {
+      if (driver === 'postgres' && !settled) void cancelOnServer(this, connection as { processID?: number }, obj.sql).catch(() => undefined);
+    };
+    signal.addEventListener('abort', cancel, { once: true });
+    return run.call(this, connection, obj).then(
+      (result) => result,
+      (err: unknown) => Promise.reject(signal.aborted ? signal.reason : err),
+    ).finally(() => {
+      settled = true;
+      signal.removeEventListener('abort', cancel);
+    });
+  };
+}
+
+/** `db` whose queries stop when `signal` fires (see installAbandon); `db` itself without a signal. */
+export function abandonable(db: Knex, signal: AbortSignal | undefined): Knex {
+  if (!signal) return db;
+  // withUserParams copies the client (sharing its pool), so the signal stays with this request.
+  const bound = db.withUserParams({ ...db.userParams });
+  (bound.client as RawClient)[SIGNAL] = signal;
+  return bound;
+}
