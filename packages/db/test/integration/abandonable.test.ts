@@ -43,6 +43,21 @@ describe('abandonable (PostgreSQL)', () => {
     expect(abandonable(db.knex, undefined)).toBe(db.knex);
   });
 
+  it("tells db's query listeners about bound queries, and hangs no listener on db's client", async () => {
+    const before = (db.knex.client as { listenerCount(e: string): number }).listenerCount('query');
+    const seen: string[] = [];
+    const listener = (q: { sql: string }) => seen.push(q.sql);
+    db.knex.on('query', listener);
+    try {
+      await abandonable(db.knex, new AbortController().signal).raw('select 42');
+      for (let i = 0; i < 50; i++) abandonable(db.knex, new AbortController().signal);
+    } finally {
+      db.knex.off('query', listener);
+    }
+    expect(seen).toEqual(['select 42']);
+    expect((db.knex.client as { listenerCount(e: string): number }).listenerCount('query')).toBe(before);
+  });
+
   it('never abandons a transaction half-way', async () => {
     const controller = new AbortController();
     const bound = abandonable(db.knex, controller.signal);
