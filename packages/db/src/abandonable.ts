@@ -1,6 +1,5 @@
 import { EventEmitter } from 'node:events';
 import type { Knex } from 'knex';
-import type { DbDriver } from './knex';
 
 // knex's own constructor of an instance over a client (what knex() and withUserParams use).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -44,7 +43,7 @@ async function cancelOnServer(client: RawClient, connection: { processID?: numbe
  * interrupt it: there only the queries not yet started are skipped. Transactions never see the
  * signal (their client is made afresh from the prototype): writes are not abandoned half-way.
  */
-export function installAbandon(knex: Knex, driver: DbDriver): void {
+export function installAbandon(knex: Knex, driver: 'postgres' | 'pglite'): void {
   const client = knex.client as RawClient;
   const run = client.query;
   client.query = function (this: RawClient, connection, obj) {

@@ -20,7 +20,7 @@ describe('API processes under faults', () => {
   let acct: TestAccount;
   const apis = new Set<ChildProcess>();
 
-  const startApi = async (env: Record<string, string> = {}) => {
+  const startApi = async (env: Record<string, string | undefined> = {}) => {
     const port = await freePort();
     const child = startService(API, {
       PORT: String(port),
@@ -93,7 +93,7 @@ describe('API processes under faults', () => {
   it('loses no acknowledged write when the embedded server (PGlite on disk) is SIGKILLed in the middle of them', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ams-kill-'));
     const start = () =>
-      startApi({ DATABASE_URL: undefined, REDIS_URL: undefined, DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '100000' } as Record<string, string>);
+      startApi({ DATABASE_URL: undefined, REDIS_URL: undefined, DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '100000' });
     try {
       const first = await start();
       const reg = await fetch(`${first.base}/v1/auth/register`, {
