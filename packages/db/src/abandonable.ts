@@ -8,9 +8,13 @@ const FORWARDED = ['query', 'query-error', 'query-response', 'start'] as const;
 
 /** Where a signal-bound knex keeps its signal: on its own copy of the client (see abandonable()). */
 const SIGNAL = Symbol('abandon signal');
+/** Whether a running statement can be cancelled (PostgreSQL) or not (PGlite), set by installAbandon. */
+const CANCELS = Symbol('cancels on server');
 
 interface RawClient {
   [SIGNAL]?: AbortSignal;
+  [CANCELS]?: boolean;
+  acquireConnection(): Promise<unknown>;
   query(connection: unknown, obj: { sql: string }): Promise<unknown>;
   acquireRawConnection(): Promise<unknown>;
   destroyRawConnection(connection: unknown): Promise<void>;
@@ -18,17 +22,17 @@ interface RawClient {
 }
 
 /**
- * Cancels `sql` if it still runs on `connection`, from a connection of its own (as knex's own
- * timeout cancel does). The backend must still be running that statement: a connection that has
- * meanwhile gone back to the pool and started another's query is left alone.
+ * Cancels the statement running on `connection`, from a connection of its own (as knex's own
+ * timeout cancel does). With `sql`, the backend must still be running that statement: a connection
+ * that has meanwhile gone back to the pool and started another's query is left alone.
  */
-async function cancelOnServer(client: RawClient, connection: { processID?: number }, sql: string): Promise<void> {
-  if (connection.processID === undefined) return;
+async function cancelOnServer(client: RawClient, connection: { processID?: number }, sql?: string): Promise<void> {
+  if (!client[CANCELS] || connection.processID === undefined) return;
   const canceller = await client.acquireRawConnection();
   try {
     await client._query(canceller, {
-      sql: `select pg_cancel_backend(pid) from pg_stat_activity where pid = $1 and state = 'active' and starts_with($2, query)`,
-      bindings: [connection.processID, sql],
+      sql: `select pg_cancel_backend(pid) from pg_stat_activity where pid = $1 and state = 'active' and ($2::text is null or starts_with($2, query))`,
+      bindings: [connection.processID, sql ?? null],
       options: {},
     });
   } finally {
@@ -40,11 +44,11 @@ async function cancelOnServer(client: RawClient, connection: { processID?: numbe
  * Teaches `knex` to stop for an abandoned request: a query made through abandonable(knex, signal)
  * is refused once the signal has fired (so the steps left are skipped), and one running when it
  * fires is cancelled on PostgreSQL. PGlite runs one statement at a time in this process and cannot
- * interrupt it: there only the queries not yet started are skipped. Transactions never see the
- * signal (their client is made afresh from the prototype): writes are not abandoned half-way.
+ * interrupt it: there only the queries not yet started are skipped.
  */
 export function installAbandon(knex: Knex, driver: 'postgres' | 'pglite'): void {
   const client = knex.client as RawClient;
+  client[CANCELS] = driver === 'postgres';
   const run = client.query;
   client.query = function (this: RawClient, connection, obj) {
     const signal = this[SIGNAL];
@@ -52,7 +56,7 @@ export function installAbandon(knex: Knex, driver: 'postgres' | 'pglite'): void 
     if (signal.aborted) return Promise.reject(signal.reason);
     let settled = false;
     const cancel = () => {
-      if (driver === 'postgres' && !settled) void cancelOnServer(this, connection as { processID?: number }, obj.sql).catch(() => undefined);
+      if (!settled) void cancelOnServer(this, connection as { processID?: number }, obj.sql).catch(() => undefined);
     };
     signal.addEventListener('abort', cancel, { once: true });
     return run.call(this, connection, obj).then(
@@ -63,6 +67,37 @@ export function installAbandon(knex: Knex, driver: 'postgres' | 'pglite'): void 
       signal.removeEventListener('abort', cancel);
     });
   };
+}
+
+/**
+ * A transaction begun on a bound db (a read's: SET LOCAL before a vector scan) is abandoned as a
+ * whole: the statement running is cancelled, PostgreSQL rolls the transaction back, nothing is left
+ * half-done. Writes never get a bound db (services/api memory-deps.ts).
+ */
+function abandonableTransactions(bound: Knex, client: RawClient, signal: AbortSignal): void {
+  const begin = bound.transaction.bind(bound) as (container: unknown, config?: unknown) => Promise<unknown>;
+  const transaction = (container?: unknown, config?: unknown) => {
+    if (typeof container !== 'function') return begin(container, config);
+    return begin(async (trx: Knex.Transaction) => {
+      if (signal.aborted) throw signal.reason;
+      const connection = (await (trx.client as unknown as RawClient).acquireConnection()) as { processID?: number };
+      let settled = false;
+      const cancel = () => {
+        if (!settled) void cancelOnServer(client, connection).catch(() => undefined);
+      };
+      signal.addEventListener('abort', cancel, { once: true });
+      try {
+        return await (container as (trx: Knex.Transaction) => Promise<unknown>)(trx);
+      } catch (err) {
+        throw signal.aborted ? signal.reason : err;
+      } finally {
+        settled = true;
+        signal.removeEventListener('abort', cancel);
+      }
+    }, config);
+  };
+  // knex defines its methods read-only.
+  Object.defineProperty(bound, 'transaction', { value: transaction, configurable: true });
 }
 
 /** `db` whose queries stop when `signal` fires (see installAbandon); `db` itself without a signal. */
@@ -76,5 +111,6 @@ export function abandonable(db: Knex, signal: AbortSignal | undefined): Knex {
   const bound = makeKnex(client);
   // Listeners of db's queries (bench/profile.ts) hear this request's too.
   for (const event of FORWARDED) for (const listener of db.listeners(event)) bound.on(event, listener as (...args: unknown[]) => void);
+  abandonableTransactions(bound, client, signal);
   return bound;
 }

@@ -58,15 +58,22 @@ describe('abandonable (PostgreSQL)', () => {
     expect((db.knex.client as { listenerCount(e: string): number }).listenerCount('query')).toBe(before);
   });
 
-  it('never abandons a transaction half-way', async () => {
+  it('abandons a transaction begun on the bound db as a whole: its running statement cancelled, nothing kept', async () => {
+    await db.knex.raw('create table if not exists abandon_probe (marker text)');
     const controller = new AbortController();
-    const bound = abandonable(db.knex, controller.signal);
-    const n = await bound.transaction(async (trx) => {
-      await trx.raw('select 1');
-      controller.abort(new Error('gone'));
-      return (await trx.raw('select 2 as n')).rows[0].n as number;
-    });
-    expect(n).toBe(2);
+    const marker = `abandon_trx_${Date.now()}`;
+    const outcome = abandonable(db.knex, controller.signal)
+      .transaction(async (trx) => {
+        await trx('abandon_probe').insert({ marker });
+        await trx.raw(`select pg_sleep(60) /* ${marker} */`);
+      })
+      .then(() => 'finished', (err: unknown) => err);
+    await waitFor(async () => (await running(db.knex, marker)) === 1);
+    const reason = new Error('nobody waits');
+    controller.abort(reason);
+    expect(await outcome).toBe(reason);
+    await waitFor(async () => (await running(db.knex, marker)) === 0);
+    expect(await db.knex('abandon_probe').where({ marker })).toEqual([]);
   });
 });
 

@@ -12,7 +12,7 @@ const signals = new WeakMap<Request, AbortSignal>();
 
 /**
  * Aborted (with a 503 ApiError as its reason) when the client has gone away before its response was
- * sent, or at the request's deadline. Reads stop (memory-deps.ts: the running query is cancelled,
+ * sent, or at the request's deadline. Reads stop (memory-deps.ts: the running statement is cancelled,
  * later steps are skipped); writes run to the end (stopping half-way is not safe).
  */
 export function requestSignal(req: Request): AbortSignal {

@@ -37,17 +37,18 @@ onPostgres('reads nobody waits for are abandoned', () => {
     await t.close();
   });
 
-  const holdMemoriesLock = async () => {
+  const holdMemoriesLock = async (table = 'memories') => {
     lock = await holder.knex.transaction();
-    await lock.raw('lock table memories in access exclusive mode');
+    await lock.raw(`lock table ${table} in access exclusive mode`);
   };
-  /** The app's statements on `memories` now running (waiting for the lock included), the holder's aside. */
-  const stuck = async () =>
+  /** The app's statements on `table` now running (waiting for the lock included), the holder's aside. */
+  const stuck = async (table = 'memories') =>
     (
       await holder.knex.raw(
         `select count(*)::int as n from pg_stat_activity
-          where datname = current_database() and state = 'active' and query ilike '%"memories"%'
-            and pid <> pg_backend_pid() and pid <> (select pid from pg_locks where locktype = 'relation' and mode = 'AccessExclusiveLock' and granted and relation = 'memories'::regclass)`,
+          where datname = current_database() and state = 'active' and query ilike ?
+            and pid <> pg_backend_pid() and pid <> (select pid from pg_locks where locktype = 'relation' and mode = 'AccessExclusiveLock' and granted and relation = ?::regclass)`,
+        [`%"${table}"%`, table],
       )
     ).rows[0].n as number;
 
@@ -76,10 +77,10 @@ onPostgres('reads nobody waits for are abandoned', () => {
     await serverHealthy();
   });
 
-  it('cancels the running search query when its client disconnects, and serves on', async () => {
+  it('cancels the running semantic search (a vector scan inside a transaction) when its client disconnects, and serves on', async () => {
     await serve({ REQUEST_TIMEOUT_MS: '0' });
     await holdMemoriesLock();
-    await abandon('POST', '/v1/memories/search', { query: 'kafka', search_mode: 'keyword' });
+    await abandon('POST', '/v1/memories/search', { query: 'kafka', search_mode: 'semantic' });
     await waitFor(async () => (await stuck()) === 0, 10_000);
     await lock!.rollback();
     lock = undefined;
@@ -96,6 +97,14 @@ onPostgres('reads nobody waits for are abandoned', () => {
     await lock!.rollback();
     lock = undefined;
     await serverHealthy();
+  });
+
+  it('cancels a decision check past its deadline too', async () => {
+    await serve({ REQUEST_TIMEOUT_MS: '1000' });
+    await holdMemoriesLock('decisions');
+    const res = await t.request().post('/v1/decisions/check').set(bearer(acct.key)).send({ query: 'use kafka for events' });
+    expectError(res, 503, 'service_unavailable');
+    await waitFor(async () => (await stuck('decisions')) === 0, 10_000);
   });
 
   it('never abandons a write: past its deadline it is answered 503, yet it completes once the lock is gone', async () => {
