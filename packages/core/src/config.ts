@@ -103,7 +103,7 @@ const schema = Joi.object({
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(100),
   UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(60),
   REGISTER_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(10),
-  MAX_IN_FLIGHT_REQUESTS: Joi.number().integer().min(0).default(32),
+  MAX_IN_FLIGHT_REQUESTS: Joi.number().integer().min(0).default(8),
   MAX_EVENT_LOOP_DELAY_MS: Joi.number().integer().min(0).default(1000),
   MAX_DB_POOL_WAIT_MS: Joi.number().integer().min(0).default(100),
   REQUEST_TIMEOUT_MS: Joi.number().integer().min(0).default(30_000),

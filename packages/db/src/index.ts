@@ -1,5 +1,6 @@
 /** knex stays inside this package; the others take its types from here. */
 export type { Knex } from 'knex';
+export * from './abandonable';
 export * from './admin';
 export * from './knex';
 export * from './migrate';

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory, { Knex } from 'knex';
 import type { Config } from '@ams/core';
+import { installAbandon } from './abandonable';
 
 export type Db = Knex;
 export type DbDriver = 'postgres' | 'pglite';
@@ -30,6 +31,7 @@ export async function createDatabase(config: Pick<Config, 'databaseUrl' | 'dataD
       connection: config.databaseUrl,
       pool: { min: 0, max: config.dbPoolMax },
     });
+    installAbandon(knex, 'postgres');
     return { knex, driver: 'postgres', close: () => knex.destroy() };
   }
   return createPgliteDatabase(config.dataDir);
@@ -45,5 +47,6 @@ export async function createPgliteDatabase(dataDir: string): Promise<Database> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const ClientPgLite = require('knex-pglite');
   const knex = knexFactory({ client: ClientPgLite, connection: { pglite } as never });
+  installAbandon(knex, 'pglite');
   return { knex, driver: 'pglite', close: () => knex.destroy() };
 }

@@ -1,20 +1,52 @@
 import type { Request } from 'express';
+import { abandonable } from '@ams/db';
+import type { Embedder } from '@ams/embeddings';
 import { embedNow, ingestionPolicy } from '@ams/ingestion';
 import type { MemoryDeps } from '@ams/memories';
 import type { AppContext } from './context';
+import { isReadRequest, requestSignal } from './middleware/backpressure';
+
+/** `embedder` refusing to start once `signal` has fired: a search nobody waits for skips its query embedding. */
+function stopsWith(embedder: Embedder, signal: AbortSignal): Embedder {
+  const guard = <T>(run: () => Promise<T>) => (signal.aborted ? Promise.reject(signal.reason) : run());
+  const query = (embedder as { embedQuery?: (text: string) => Promise<Float32Array> }).embedQuery?.bind(embedder);
+  return Object.create(embedder, {
+    embed: { value: (texts: string[]) => guard(() => embedder.embed(texts)) },
+    ...(query ? { embedQuery: { value: (text: string) => guard(() => query(text)) } } : {}),
+  }) as Embedder;
+}
+
+/**
+ * The database and embedder one request works with: for a read, bound to the request's signal, so
+ * when its client goes away or its deadline passes the running query is cancelled and the steps
+ * left (query embedding, hydration) are skipped. Writes get the plain ones and always finish.
+ */
+export function requestResources(ctx: AppContext, req: Request): Pick<MemoryDeps, 'db' | 'embedder' | 'onSearch'> {
+  const onSearch = ctx.metrics?.observeSearch;
+  if (!isReadRequest(req)) return { db: ctx.db.knex, embedder: ctx.embedder, onSearch };
+  const signal = requestSignal(req);
+  return { db: abandonable(ctx.db.knex, signal), embedder: stopsWith(ctx.embedder, signal), onSearch };
+}
+
+/** `ctx` as one request should use it (see requestResources), for services that take the whole context. */
+export function requestContext(ctx: AppContext, req: Request): AppContext {
+  if (!isReadRequest(req)) return ctx;
+  const { db, embedder } = requestResources(ctx, req);
+  return { ...ctx, db: { ...ctx.db, knex: db }, embedder };
+}
 
 /** What the memory domain needs for one request: the process's resources and the request's logger. */
 export function memoryDeps(ctx: AppContext, req: Request): MemoryDeps {
-  const db = ctx.db.knex;
+  const { db, embedder, onSearch } = requestResources(ctx, req);
   const logger = req.log;
   return {
     db,
-    embedder: ctx.embedder,
+    embedder,
     logger,
     dispatch: ctx.webhookDispatch,
     ingestion: ctx.ingestion,
-    onSearch: ctx.metrics?.observeSearch,
+    onSearch,
     embedNow: (accountId, id) =>
-      embedNow({ db, embedder: ctx.embedder, logger, ...ingestionPolicy(ctx.config), onDeliveries: ctx.webhookDispatch }, accountId, id),
+      embedNow({ db, embedder, logger, ...ingestionPolicy(ctx.config), onDeliveries: ctx.webhookDispatch }, accountId, id),
   };
 }

@@ -3,7 +3,7 @@ import Joi, { Schema } from 'joi';
 import { createMemory, deleteMemory, getMemory, listMemories, patchMemory, searchMemories } from '@ams/memories';
 import type { AppContext, AuthContext } from '../context';
 import type { Scope } from '../lib/scopes';
-import { memoryDeps } from '../memory-deps';
+import { memoryDeps, requestResources } from '../memory-deps';
 import { buildContextBody } from '../routes/context/context.schemas';
 import { checkDecisionsBody, createDecisionBody } from '../routes/decisions/decisions.schemas';
 import { createEntityBody, linkBody } from '../routes/entities/entities.schemas';
@@ -108,7 +108,7 @@ export const TOOLS: ToolDef[] = [
     description: 'Build a prompt-ready context from the memories most relevant to a query, within a size budget.',
     scope: 'read',
     input: buildContextBody,
-    run: (ctx, auth, args) => buildContext(ctx, auth, args as never),
+    run: (ctx, auth, args, req) => buildContext(requestResources(ctx, req), auth, args as never),
   },
   {
     name: 'session_start',

@@ -11,8 +11,9 @@ const EXEMPT = new Set(['/v1/health']);
 const signals = new WeakMap<Request, AbortSignal>();
 
 /**
- * Aborted when the client has gone away before its response was sent, or at the request's
- * deadline. Reads check it between steps and stop; writes run to the end (stopping half-way is not safe).
+ * Aborted (with a 503 ApiError as its reason) when the client has gone away before its response was
+ * sent, or at the request's deadline. Reads stop (memory-deps.ts: the running statement is cancelled,
+ * later steps are skipped); writes run to the end (stopping half-way is not safe).
  */
 export function requestSignal(req: Request): AbortSignal {
   return signals.get(req) ?? new AbortController().signal;
@@ -108,29 +109,33 @@ export function backpressure(ctx: AppContext, gauge = new LoadGauge(ctx)): Reque
     const deadline =
       timeoutMs > 0
         ? setTimeout(() => {
-            controller.abort(new Error('request deadline exceeded'));
+            const late = new ApiError('service_unavailable', `Request did not complete within ${timeoutMs} ms; retry later.`);
+            controller.abort(late);
             if (res.headersSent) return;
             res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
-            sendError(req, res, new ApiError('service_unavailable', `Request did not complete within ${timeoutMs} ms; retry later.`));
+            sendError(req, res, late);
           }, timeoutMs)
         : undefined;
     res.once('close', () => {
       gauge.inFlight--;
       clearTimeout(deadline);
-      if (!res.writableFinished) controller.abort(new Error('client went away'));
+      if (!res.writableFinished) controller.abort(new ApiError('service_unavailable', 'The client went away before the response.'));
     });
     next();
   };
 }
 
-const READ_POSTS = /^\/v[12]\/(memories\/search|context\/build|decisions\/check|patterns\/search)$/;
+const READ_POSTS = /^\/v[12]\/(memories\/search|memories\/context|context|context\/build|decisions\/check|patterns\/search)$/;
+
+/** Reads may be abandoned when nobody waits for them any more; writes never are. */
+export const isReadRequest = (req: Request): boolean =>
+  req.method === 'GET' || req.method === 'HEAD' || (req.method === 'POST' && READ_POSTS.test(req.path));
 
 /**
  * Just before the route runs: a read whose client left while it waited (for its key's lookup, the
  * rate limiter, the pool) is dropped; there is nobody to answer.
  */
 export const skipAbandonedReads: RequestHandler = (req, _res, next) => {
-  const isRead = req.method === 'GET' || req.method === 'HEAD' || (req.method === 'POST' && READ_POSTS.test(req.path));
-  if (isRead && requestSignal(req).aborted) return;
+  if (isReadRequest(req) && requestSignal(req).aborted) return;
   next();
 };

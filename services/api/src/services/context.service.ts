@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { searchMemories, type SearchMode } from '@ams/memories';
+import { searchMemories, type MemoryDeps, type SearchMode } from '@ams/memories';
 import { extractiveSummary, truncateAtWord } from '@ams/text';
-import type { AppContext, AuthContext } from '../context';
+import type { AuthContext } from '../context';
 
 /** Validated input (the route schema types its body with it). */
 export interface BuildContextInput {
@@ -71,10 +71,10 @@ const RANKING_VERSION = 'similarity-v1';
  * `memories`, `token_count`, `ranking_version`, `ai_enhanced`, `latency_ms` and, with
  * `ai_enhanced`, an extractive `summary` (no LLM is called).
  */
-export async function buildContext(ctx: AppContext, auth: AuthContext, body: BuildContextInput) {
+export async function buildContext(deps: Pick<MemoryDeps, 'db' | 'embedder' | 'onSearch'>, auth: AuthContext, body: BuildContextInput) {
   const started = performance.now();
   const excluded = new Set(body.exclude_memory_ids ?? []);
-  const results = await searchMemories({ db: ctx.db.knex, embedder: ctx.embedder, onSearch: ctx.metrics?.observeSearch }, auth, {
+  const results = await searchMemories(deps, auth, {
     query: body.query,
     agent_id: body.agent_id,
     search_mode: body.search_mode ?? 'semantic',

@@ -1,5 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { freePort, startRedis, startService, stopProcess, waitFor } from '@ams/testing';
 import { createAccount, createTestApp, TestAccount, TestApp } from '@ams/testing';
 
@@ -7,7 +10,8 @@ const API = 'services/api/src/server.ts';
 
 /**
  * The fault suite for the API process itself (issue 13, item 6): the real entry point as child
- * processes, SIGKILLed during writes, and two of them sharing one rate limit through Redis.
+ * processes, SIGKILLed during writes (split mode on PostgreSQL, and the embedded server on PGlite),
+ * and two of them sharing one rate limit through Redis.
  */
 describe('API processes under faults', () => {
   let redis: ChildProcess | undefined;
@@ -16,7 +20,7 @@ describe('API processes under faults', () => {
   let acct: TestAccount;
   const apis = new Set<ChildProcess>();
 
-  const startApi = async (env: Record<string, string> = {}) => {
+  const startApi = async (env: Record<string, string | undefined> = {}) => {
     const port = await freePort();
     const child = startService(API, {
       PORT: String(port),
@@ -32,12 +36,41 @@ describe('API processes under faults', () => {
     await waitFor(async () => (await fetch(`${base}/v1/health`).catch(() => undefined))?.status === 200, 60_000, 'API listening');
     return { child, base };
   };
-  const call = (base: string, method: string, path: string, body?: unknown) =>
-    fetch(`${base}${path}`, {
+  const call = (base: string, method: string, route: string, body?: unknown, key = acct.key) =>
+    fetch(`${base}${route}`, {
       method,
-      headers: { authorization: `Bearer ${acct.key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     });
+
+  /**
+   * Eight writers against an API SIGKILLed twice once enough writes were acknowledged, then a fresh
+   * start: every acknowledged memory must be readable.
+   */
+  const writesSurviveKills = async (start: () => Promise<{ child: ChildProcess; base: string }>, key: string) => {
+    const acknowledged: string[] = [];
+    for (let round = 0; round < 2; round++) {
+      const { child, base } = await start();
+      let stop = false;
+      // Eight writers in a loop; the kill lands while several writes are in flight.
+      const writers = Array.from({ length: 8 }, async (_, w) => {
+        for (let i = 0; !stop; i++) {
+          const res = await call(base, 'POST', '/v1/memories', { content: `round ${round} writer ${w} item ${i}`, agent_id: 'kill-test' }, key).catch(() => undefined);
+          if (!res) return; // the connection died with the process: not acknowledged
+          if (res.status === 201) acknowledged.push(((await res.json()) as { id: string }).id);
+        }
+      });
+      await waitFor(() => acknowledged.length >= (round + 1) * 20, 30_000, 'writes acknowledged');
+      expect(await stopProcess(child, 'SIGKILL')).toBeNull();
+      stop = true;
+      await Promise.all(writers);
+    }
+
+    const { base } = await start();
+    const missing: string[] = [];
+    for (const id of acknowledged) if ((await call(base, 'GET', `/v1/memories/${id}`, undefined, key)).status !== 200) missing.push(id);
+    expect({ acknowledged: acknowledged.length >= 40, missing }).toEqual({ acknowledged: true, missing: [] });
+  };
 
   beforeAll(async () => {
     const port = await freePort();
@@ -54,29 +87,29 @@ describe('API processes under faults', () => {
 
   it('loses no acknowledged write when the API is SIGKILLed in the middle of them', async () => {
     const prefix = `kill-${crypto.randomBytes(3).toString('hex')}`;
-    const acknowledged: string[] = [];
-    for (let round = 0; round < 2; round++) {
-      const { child, base } = await startApi({ REDIS_KEY_PREFIX: prefix, RATE_LIMIT_PER_MINUTE: '100000' });
-      let stop = false;
-      // Eight writers in a loop; the kill lands while several writes are in flight.
-      const writers = Array.from({ length: 8 }, async (_, w) => {
-        for (let i = 0; !stop; i++) {
-          const res = await call(base, 'POST', '/v1/memories', { content: `round ${round} writer ${w} item ${i}`, agent_id: 'kill-test' }).catch(() => undefined);
-          if (!res) return; // the connection died with the process: not acknowledged
-          if (res.status === 201) acknowledged.push(((await res.json()) as { id: string }).id);
-        }
-      });
-      await waitFor(() => acknowledged.length >= (round + 1) * 20, 30_000, 'writes acknowledged');
-      expect(await stopProcess(child, 'SIGKILL')).toBeNull();
-      stop = true;
-      await Promise.all(writers);
-    }
-
-    const { base } = await startApi({ REDIS_KEY_PREFIX: prefix, RATE_LIMIT_PER_MINUTE: '100000' });
-    const missing: string[] = [];
-    for (const id of acknowledged) if ((await call(base, 'GET', `/v1/memories/${id}`)).status !== 200) missing.push(id);
-    expect({ acknowledged: acknowledged.length >= 40, missing }).toEqual({ acknowledged: true, missing: [] });
+    await writesSurviveKills(() => startApi({ REDIS_KEY_PREFIX: prefix, RATE_LIMIT_PER_MINUTE: '100000' }), acct.key);
   }, 240_000); // three API start-ups (each ~2-15 s on a busy machine) and the writes
+
+  it('loses no acknowledged write when the embedded server (PGlite on disk) is SIGKILLed in the middle of them', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ams-kill-'));
+    const start = () =>
+      startApi({ DATABASE_URL: undefined, REDIS_URL: undefined, DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '100000' });
+    try {
+      const first = await start();
+      const reg = await fetch(`${first.base}/v1/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: `kill-${crypto.randomBytes(3).toString('hex')}@example.com`, password: 'password-123' }),
+      });
+      expect(reg.status).toBe(201);
+      const { api_key: key } = (await reg.json()) as { api_key: string };
+      await stopProcess(first.child, 'SIGKILL');
+      await writesSurviveKills(start, key);
+    } finally {
+      await Promise.all([...apis].map((a) => stopProcess(a, 'SIGKILL')));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 300_000);
 
   it('two API processes share one rate limit through Redis', async () => {
     const env = { REDIS_KEY_PREFIX: `rl2-${crypto.randomBytes(3).toString('hex')}`, RATE_LIMIT_PER_MINUTE: '20' };

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { createLogger, loadConfig } from '@ams/core';
 import { accountsRepository, webhookDeliveriesRepository, webhooksRepository, createDatabase, type Database, type Knex } from '@ams/db';
 import { JobQueue, QUEUES, WebhookJob } from '@ams/jobs';
@@ -32,7 +32,7 @@ describe('webhook queue across a Redis restart', () => {
     await database.close();
   });
 
-  it('keeps delivering jobs after Redis restarts under a running dispatcher (scripts reloaded)', async () => {
+  it('keeps delivering jobs after Redis restarts (scripts reloaded) and after a FLUSHALL, under a running dispatcher', async () => {
     const port = await freePort();
     const redisUrl = `redis://127.0.0.1:${port}`;
     redis = await startRedis(port);
@@ -67,6 +67,10 @@ describe('webhook queue across a Redis restart', () => {
 
     await stopProcess(redis, 'SIGKILL'); // scripts and queue keys gone
     redis = await startRedis(port);
+    await sendOne();
+
+    // FLUSHALL under the running dispatcher and producer: the queue's keys go, its scripts stay.
+    execFileSync('redis-cli', ['-p', String(port), 'FLUSHALL']);
     await sendOne();
   }, 60_000);
 });

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { patchMemory } from '@ams/memories';
 import { ApiError, isUuid } from '@ams/core';
 import type { AppContext } from '../../context';
-import { memoryDeps } from '../../memory-deps';
+import { memoryDeps, requestContext } from '../../memory-deps';
 import { requireScope } from '../../middleware/require-scope';
 import { agentIdFromPath } from '../../services/agent-path';
 import { agentStats, deleteAgent, getAgent, patchAgent } from '../../services/agents.service';
@@ -68,10 +68,10 @@ export function compatRouter(ctx: AppContext): Router {
 
   // §2.4, §2.5: GET forms of decision check and pattern search.
   router.get('/v1/decisions/check', requireScope('read'), async (req, res) => {
-    res.json(await checkDecisions(ctx, req.auth!, validate<CheckDecisionsBody>(checkDecisionsQuery, req.query)));
+    res.json(await checkDecisions(requestContext(ctx, req), req.auth!, validate<CheckDecisionsBody>(checkDecisionsQuery, req.query)));
   });
   router.get('/v1/patterns/search', requireScope('read'), async (req, res) => {
-    res.json(await searchPatterns(ctx, req.auth!, validate<SearchPatternsBody>(searchPatternsQuery, req.query)));
+    res.json(await searchPatterns(requestContext(ctx, req), req.auth!, validate<SearchPatternsBody>(searchPatternsQuery, req.query)));
   });
 
   // §2.6, §2.7: the entity-link paths.

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { AppContext } from '../../context';
+import { requestResources } from '../../memory-deps';
 import { requireScope } from '../../middleware/require-scope';
 import { buildContext } from '../../services/context.service';
 import { validate } from '../../validation/validate';
@@ -11,7 +12,7 @@ export const CONTEXT_BUILD_PATHS = ['/v2/context/build', '/v2/context', '/v1/mem
 export function contextRouter(ctx: AppContext): Router {
   const router = Router();
   router.post(CONTEXT_BUILD_PATHS, requireScope('read'), async (req, res) => {
-    res.json(await buildContext(ctx, req.auth!, validate<BuildContextBody>(buildContextBody, req.body)));
+    res.json(await buildContext(requestResources(ctx, req), req.auth!, validate<BuildContextBody>(buildContextBody, req.body)));
   });
   return router;
 }

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { AppContext } from '../../context';
+import { requestContext } from '../../memory-deps';
 import { requireScope } from '../../middleware/require-scope';
 import {
   checkDecisions,
@@ -34,16 +35,16 @@ export function decisionsRouter(ctx: AppContext): Router {
   });
 
   router.post('/v1/decisions/check', requireScope('read'), async (req, res) => {
-    res.json(await checkDecisions(ctx, req.auth!, validate<CheckDecisionsBody>(checkDecisionsBody, req.body)));
+    res.json(await checkDecisions(requestContext(ctx, req), req.auth!, validate<CheckDecisionsBody>(checkDecisionsBody, req.body)));
   });
 
   router.get('/v1/decisions', requireScope('read'), async (req, res) => {
-    const page = await listDecisions(ctx, req.auth!, validate<ListDecisionsQuery>(listDecisionsQuery, req.query));
+    const page = await listDecisions(requestContext(ctx, req), req.auth!, validate<ListDecisionsQuery>(listDecisionsQuery, req.query));
     res.json(listResponse(page, page.data));
   });
 
   router.get('/v1/decisions/:id', requireScope('read'), async (req, res) => {
-    res.json(await getDecision(ctx, req.auth!, pathId(req, 'Decision')));
+    res.json(await getDecision(requestContext(ctx, req), req.auth!, pathId(req, 'Decision')));
   });
 
   router.patch('/v1/decisions/:id', requireScope('write'), async (req, res) => {

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { AppContext } from '../../context';
+import { requestContext } from '../../memory-deps';
 import { requireScope } from '../../middleware/require-scope';
 import {
   adoptPattern,
@@ -35,16 +36,16 @@ export function patternsRouter(ctx: AppContext): Router {
   });
 
   router.post('/v1/patterns/search', requireScope('read'), async (req, res) => {
-    res.json(await searchPatterns(ctx, req.auth!, validate<SearchPatternsBody>(searchPatternsBody, req.body)));
+    res.json(await searchPatterns(requestContext(ctx, req), req.auth!, validate<SearchPatternsBody>(searchPatternsBody, req.body)));
   });
 
   router.get('/v1/patterns', requireScope('read'), async (req, res) => {
-    const page = await listPatterns(ctx, req.auth!, validate<ListPatternsQuery>(listPatternsQuery, req.query));
+    const page = await listPatterns(requestContext(ctx, req), req.auth!, validate<ListPatternsQuery>(listPatternsQuery, req.query));
     res.json(listResponse(page, page.data));
   });
 
   router.get('/v1/patterns/:id', requireScope('read'), async (req, res) => {
-    res.json(await getPattern(ctx, req.auth!, pathId(req, 'Pattern')));
+    res.json(await getPattern(requestContext(ctx, req), req.auth!, pathId(req, 'Pattern')));
   });
 
   router.patch('/v1/patterns/:id', requireScope('write'), async (req, res) => {
