@@ -13,3 +13,4 @@ export * from './canary';
 export * from './test-model';
 export * from './joi-arbitrary';
 export * from './fake-hub';
+export * from './scratch-database';

@@ -1,6 +1,7 @@
 import type { Config, Logger } from '@ams/core';
 import type { Database } from '@ams/db';
 import type { Embedder } from '@ams/embeddings';
+import type { ModelLoader, ReembedRunner } from '@ams/ingestion';
 import type { Dispatch, IngestionPort } from '@ams/memories';
 import type { RedisConnection } from './lib/redis';
 
@@ -19,6 +20,10 @@ export interface AppContext {
   webhookDispatch?: Dispatch;
   /** The embedding worker's front door (lib/ingestion.ts). Absent: every embedding happens in the request. */
   ingestion?: IngestionPort;
+  /** Loads other models (a re-embed's target). Absent: re-embedding is not offered. */
+  models?: ModelLoader;
+  /** The in-process re-embed runner (embedded mode): woken when a run starts. */
+  reembedRunner?: ReembedRunner;
 }
 
 export interface AuthContext {

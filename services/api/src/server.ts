@@ -1,6 +1,7 @@
 import { createLogger, loadConfig, runService, secretBoxFor } from '@ams/core';
 import { createDatabase, migrateLatest, sealWebhookSecrets } from '@ams/db';
-import { createEmbedder, withQueryCache } from '@ams/embeddings';
+import { createEmbedder, SwitchableEmbedder, withQueryCache } from '@ams/embeddings';
+import { followActiveModel, modelLoader } from '@ams/ingestion';
 import { createApp } from './app';
 import type { AppContext } from './context';
 import { announceBootstrapKey } from './lib/bootstrap-key-output';
@@ -23,12 +24,16 @@ runService(SHUTDOWN_GRACE_MS, async () => {
   if (sealed) logger.info('webhook secrets sealed with the current key', { webhooks: sealed });
   const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined;
 
-  const embedder = withQueryCache(await createEmbedder(config.embedding, logger), { size: config.embedding.queryCacheSize });
+  const configured = withQueryCache(await createEmbedder(config.embedding, logger), { size: config.embedding.queryCacheSize });
+  // The store's active model wins over the configured one until a re-embed switches (ams reembed).
+  const models = modelLoader(config, [configured]);
+  const embedder = new SwitchableEmbedder(configured);
+  await followActiveModel({ db: db.knex, embedder, models, logger });
   logger.info('embedder ready', { provider: embedder.provider, model: embedder.model, dimensions: embedder.dimensions });
 
   const webhooks = createWebhookDispatch(config, db, logger);
-  const ingestion = createIngestion(config, { db, logger, embedder, redis, webhookDispatch: webhooks.dispatch });
-  const ctx: AppContext = { config, logger, db, redis, embedder, webhookDispatch: webhooks.dispatch, ingestion };
+  const ingestion = createIngestion(config, { db, logger, embedder, redis, webhookDispatch: webhooks.dispatch, models });
+  const ctx: AppContext = { config, logger, db, redis, embedder, webhookDispatch: webhooks.dispatch, ingestion, models, reembedRunner: ingestion.reembedRunner };
   const app = createApp(ctx);
   const server = createHttpServer(app).listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
