@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { AmsError, createMemoryClient } from '@agent-memory/client';
 import { VERSION } from '@ams/core';
 import { runStdioBridge } from './stdio-bridge';
+import { registerReembedCommand } from './commands/reembed';
 
 /** Exit codes scripts can rely on. */
 export const EXIT = { ok: 0, apiError: 1, usage: 2, unreachable: 3 } as const;
@@ -51,6 +52,8 @@ program
     const results = await client().memories.search({ query, search_mode: o.mode, limit: Number(o.limit), ...(o.agent ? { agent_id: o.agent } : {}) });
     out(results, (r) => r.data.map((d) => `${d.score.toFixed(3)}  ${d.memory.id}  ${d.memory.content.replace(/\s+/g, ' ').slice(0, 100)}`).join('\n') || 'no results');
   });
+
+registerReembedCommand(program);
 
 const keys = program.command('keys').description('API keys (admin scope)');
 keys

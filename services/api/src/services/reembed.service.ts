@@ -45,8 +45,8 @@ export async function openReembedProgress(ctx: AppContext) {
 export async function startReembed(ctx: AppContext, requested: string | undefined) {
   const model = requested ?? ctx.config.embedding.model;
   const state = await embeddingStateRepository.ensure(ctx.db.knex, { active_model: ctx.embedder.model, dimensions: ctx.embedder.dimensions });
-  if (model === state.active_model) throw ApiError.invalidField('model', `${model} is already the active model`);
   if (await reembedRepository.open(ctx.db.knex)) throw ApiError.conflict('A re-embed run is already in progress');
+  if (model === state.active_model) throw ApiError.invalidField('model', `${model} is already the active model`);
   if (!ctx.models?.available(model)) {
     throw ApiError.invalidField('model', `no model files for ${model} in MODEL_DIR (fetch them first: EMBEDDING_MODEL=${model} npm run model:download)`);
   }
