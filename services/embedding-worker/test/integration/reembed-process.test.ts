@@ -1,3 +1,6 @@
+/**
+ * @jest-environment <rootDir>/test/onnx-environment.js
+ */
 import crypto from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { createDatabase, migrateLatest, type Database } from '@ams/db';
