@@ -1,8 +1,8 @@
 /**
  * @jest-environment <rootDir>/test/onnx-environment.js
  */
-import { createDatabase, migrateLatest, type Database } from '@ams/db';
-import { LexicalEmbedder, SwitchableEmbedder } from '@ams/embeddings';
+import { createDatabase, memoriesRepository, migrateLatest, type Database } from '@ams/db';
+import { LexicalEmbedder, SwitchableEmbedder, toPgVector } from '@ams/embeddings';
 import {
   bearer,
   createAccount,
@@ -108,6 +108,17 @@ describe('re-embedding the store with another model, online', () => {
     expect(rows).toHaveLength(STORE_SIZE);
     expect(new Set(rows.map((r) => `${r.embedding_model}/${r.dims}`))).toEqual(new Set([`${target.model}/32`]));
     expect(rows.filter((r) => r.embedding_next !== null)).toEqual([]);
+
+    // The new size's partial HNSW index (made by the run) answers the new model's searches.
+    await t.ctx.db.knex.raw('ANALYZE memories');
+    const [queryVector] = await t.ctx.embedder.embed(['redis eviction policy']);
+    const plan = await memoriesRepository.explainSemantic(
+      t.ctx.db.knex,
+      { accountId: acct.accountId, includeArchived: false, includeConfidential: false, embeddingModel: target.model },
+      toPgVector(queryVector!),
+      5,
+    );
+    expect(plan).toMatch(/memories_vector_32_\w+_idx/);
 
     // Queries now go through the new model, and new writes are embedded with it.
     expect(t.ctx.embedder.model).toBe(target.model);
