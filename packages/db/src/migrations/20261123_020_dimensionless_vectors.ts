@@ -40,8 +40,8 @@ export const dimensionlessVectors: Migration = {
       `CREATE TRIGGER ${table}_clear_next_embedding BEFORE UPDATE ON ${table}
          FOR EACH ROW EXECUTE FUNCTION ${table}_clear_next_embedding()`,
     ]),
-    // The model whose vectors searches read (one row). Empty until a process first starts: it
-    // records its configured model then.
+    // The model whose vectors searches read (one row). Empty until the first re-embed run: until
+    // then every process uses its configured model.
     `CREATE TABLE embedding_state (
        singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
        active_model text NOT NULL,

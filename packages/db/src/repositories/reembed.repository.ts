@@ -82,7 +82,7 @@ export const embeddingStateRepository = {
     return db('embedding_state').select('active_model', 'dimensions').first();
   },
 
-  /** The active model, recording `fallback` as it when the store has none yet (first start). */
+  /** The active model, recording `fallback` as it when none is recorded yet (a first re-embed run). */
   async ensure(db: Knex, fallback: EmbeddingState): Promise<EmbeddingState> {
     await db('embedding_state').insert(fallback).onConflict('singleton').ignore();
     return (await embeddingStateRepository.get(db))!;

@@ -6,13 +6,13 @@ import type { ModelLoader } from './model-loader';
 /**
  * Keeps this process's embedder on the store's active model (embedding_state), which a re-embed
  * run switches: every process (API replicas, workers) follows it within EMBEDDING_MODEL_POLL_MS.
- * The first call records the configured model as active when the store has none yet. While a run
- * is open its target is loaded ahead, so the switch itself costs nothing here.
+ * A store never re-embedded has no active model recorded: each process uses its configured one, as
+ * before. While a run is open its target is loaded ahead, so the switch itself costs nothing here.
  */
 export async function followActiveModel(deps: { db: Knex; embedder: SwitchableEmbedder; models: ModelLoader; logger: Logger }): Promise<void> {
   const { db, embedder, models, logger } = deps;
-  const state = await embeddingStateRepository.ensure(db, { active_model: embedder.model, dimensions: embedder.dimensions });
-  if (state.active_model !== embedder.model) {
+  const state = await embeddingStateRepository.get(db);
+  if (state && state.active_model !== embedder.model) {
     const next = await models.load(state.active_model);
     embedder.switchTo(next);
     logger.info('embedding model switched', { model: next.model, dimensions: next.dimensions });

@@ -24,9 +24,9 @@ export function presentReembedRun(run: ReembedRunRow) {
   };
 }
 
-/** The store's active model (recorded on first use) and the latest run. */
+/** The store's active model (this process's until a first run records it) and the latest run. */
 export async function reembedStatus(ctx: AppContext) {
-  const state = await embeddingStateRepository.ensure(ctx.db.knex, { active_model: ctx.embedder.model, dimensions: ctx.embedder.dimensions });
+  const state = (await embeddingStateRepository.get(ctx.db.knex)) ?? { active_model: ctx.embedder.model, dimensions: ctx.embedder.dimensions };
   const run = await reembedRepository.latest(ctx.db.knex);
   return { object: 'reembed_status' as const, active_model: state.active_model, dimensions: state.dimensions, run: run ? presentReembedRun(run) : null };
 }
@@ -44,6 +44,7 @@ export async function openReembedProgress(ctx: AppContext) {
  */
 export async function startReembed(ctx: AppContext, requested: string | undefined) {
   const model = requested ?? ctx.config.embedding.model;
+  // The first run records the model the store holds now (this process's) as the active one.
   const state = await embeddingStateRepository.ensure(ctx.db.knex, { active_model: ctx.embedder.model, dimensions: ctx.embedder.dimensions });
   if (await reembedRepository.open(ctx.db.knex)) throw ApiError.conflict('A re-embed run is already in progress');
   if (model === state.active_model) throw ApiError.invalidField('model', `${model} is already the active model`);

@@ -39,7 +39,7 @@ describe('re-embedding the store with another model, online', () => {
     }
     t = await createTestApp(
       // In-process worker (no queues), polling fast; models only from the generated model's directory.
-      { REDIS_URL: undefined, MODEL_DIR: target.modelDir, EMBEDDING_ALLOW_REMOTE_MODELS: 'false', EMBEDDING_MODEL_POLL_MS: '100', EMBEDDING_BATCH_SIZE: '16' },
+      { REDIS_URL: undefined, MODEL_DIR: target.modelDir, EMBEDDING_ALLOW_REMOTE_MODELS: 'false', EMBEDDING_MODEL_POLL_MS: '100', EMBEDDING_BATCH_SIZE: '4' },
       { embedder: new SwitchableEmbedder(new LexicalEmbedder()), ingestion: true, db },
     );
     acct = await createAccount(t.ctx);
@@ -81,20 +81,23 @@ describe('re-embedding the store with another model, online', () => {
     expect(started!.body.total).toBe(STORE_SIZE + 2);
     expectError(second!, 409, 'conflict');
 
-    // Searches throughout the run: every one answers 200 with results, whichever model is active.
+    // Searches throughout the run, back to back: every one answers 200 with results, whichever model is active.
     const statuses: number[] = [];
     const empty: number[] = [];
     const progress: Array<{ done: number; total: number }> = [];
     let finished = false;
-    while (!finished) {
-      const res = await search(TOPICS[statuses.length % TOPICS.length]!);
-      statuses.push(res.status);
-      if (res.status === 200 && res.body.data.length === 0) empty.push(statuses.length);
-      const health = await t.request().get('/v1/health').expect(200);
-      if (health.body.reembed) progress.push({ done: health.body.reembed.done, total: health.body.reembed.total });
-      const state = await t.request().get('/v1/admin/reembed').set(bearer(acct.key)).expect(200);
-      finished = ['completed', 'failed'].includes(state.body.run.status);
-    }
+    const searching = (async () => {
+      while (!finished) {
+        const res = await search(TOPICS[statuses.length % TOPICS.length]!);
+        statuses.push(res.status);
+        if (res.status === 200 && res.body.data.length === 0) empty.push(statuses.length);
+        const health = await t.request().get('/v1/health').expect(200);
+        if (health.body.reembed) progress.push({ done: health.body.reembed.done, total: health.body.reembed.total });
+      }
+    })();
+    await waitFor(async () => ['completed', 'failed'].includes((await t.request().get('/v1/admin/reembed').set(bearer(acct.key))).body.run.status), 300_000, 'the run ends');
+    finished = true;
+    await searching;
     const state = await t.request().get('/v1/admin/reembed').set(bearer(acct.key)).expect(200);
     expect(state.body.run).toMatchObject({ status: 'completed', done: STORE_SIZE + 2, total: STORE_SIZE + 2, error: null });
     expect(state.body).toMatchObject({ active_model: target.model, dimensions: 32 });
