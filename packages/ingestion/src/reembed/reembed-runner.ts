@@ -142,6 +142,8 @@ export class ReembedRunner {
             growTotal: phase === 'sweep' ? stored : 0,
           });
           if (!kept) return false;
+          // Requests get their turn between batches: PGlite (embedded mode) runs queries on this thread.
+          await new Promise((resolve) => setImmediate(resolve));
         }
         cursor = null;
       }

@@ -39,7 +39,7 @@ describe('re-embedding the store with another model, online', () => {
     }
     t = await createTestApp(
       // In-process worker (no queues), polling fast; models only from the generated model's directory.
-      { REDIS_URL: undefined, MODEL_DIR: target.modelDir, EMBEDDING_ALLOW_REMOTE_MODELS: 'false', EMBEDDING_MODEL_POLL_MS: '100', EMBEDDING_BATCH_SIZE: '4' },
+      { REDIS_URL: undefined, MODEL_DIR: target.modelDir, EMBEDDING_ALLOW_REMOTE_MODELS: 'false', EMBEDDING_MODEL_POLL_MS: '100', EMBEDDING_BATCH_SIZE: '16' },
       { embedder: new SwitchableEmbedder(new LexicalEmbedder()), ingestion: true, db },
     );
     acct = await createAccount(t.ctx);
