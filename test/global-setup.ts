@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import path from 'node:path';
 import { createDatabase, createPostgresDatabase, migrateLatest } from '@ams/db';
 import { ADMIN_DATABASE_URL, TEST_REDIS_URL } from './test-env';
 
@@ -18,6 +19,9 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEST_DATABASE_NAME = dbName;
   process.env.REDIS_URL = TEST_REDIS_URL;
   process.env.REDIS_KEY_PREFIX = `ams_test_${runId}`;
+  // Tests never load the developer's ./models: those that need a model name the generated one's
+  // directory, and a re-embed of the default model (the fuzz test's `{}` body) finds nothing to start.
+  process.env.MODEL_DIR = path.join(__dirname, '..', '.cache', 'no-models');
   // Tests never write a key file under ./data: one key for the run, shared with child processes.
   process.env.WEBHOOK_SECRET_KEY ??= crypto.randomBytes(32).toString('base64');
 }

@@ -9,6 +9,7 @@ import { registerMigrateCommand } from './commands/migrate';
 import { registerSearchCommand } from './commands/search';
 import { registerStatusCommand } from './commands/status';
 import { EXIT } from './exit-codes';
+import { registerReembedCommand } from './commands/reembed';
 
 export { EXIT } from './exit-codes';
 
@@ -29,6 +30,7 @@ registerMigrateCommand(program);
 registerMcpCommand(program);
 registerExportCommand(program);
 registerImportCommand(program);
+registerReembedCommand(program);
 
 /** Writes the error the way scripts and people expect, and returns the exit code (exit-codes.ts). */
 function report(err: unknown): number {

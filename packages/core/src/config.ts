@@ -54,6 +54,8 @@ export interface Config {
     stuckAfterMs: number;
     reconcileIntervalMs: number;
     metricsPort: number;
+    /** How often each process reads the active model and a re-embed run's state (README "Re-embedding"). */
+    modelPollMs: number;
   };
   webhooks: {
     timeoutMs: number;
@@ -123,6 +125,7 @@ const schema = Joi.object({
   EMBEDDING_STUCK_AFTER_MS: Joi.number().integer().min(1000).default(60_000),
   EMBEDDING_RECONCILE_INTERVAL_MS: Joi.number().integer().min(100).default(10_000),
   EMBEDDING_WORKER_METRICS_PORT: Joi.number().port().default(9464),
+  EMBEDDING_MODEL_POLL_MS: Joi.number().integer().min(50).max(60_000).default(2_000),
   WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).max(120_000).default(30_000),
   WEBHOOK_RETRY_DELAYS_MS: csvOfInts.default('5000,25000,125000'),
   WEBHOOK_ALLOW_LOOPBACK: Joi.boolean().default(false),
@@ -203,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       stuckAfterMs: v.EMBEDDING_STUCK_AFTER_MS,
       reconcileIntervalMs: v.EMBEDDING_RECONCILE_INTERVAL_MS,
       metricsPort: v.EMBEDDING_WORKER_METRICS_PORT,
+      modelPollMs: v.EMBEDDING_MODEL_POLL_MS,
     },
     webhooks: {
       timeoutMs: v.WEBHOOK_TIMEOUT_MS,

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { literalDimensions, vectorMatch } from './vector-column';
 
 export interface Neighbour {
   id: string;
@@ -28,11 +29,19 @@ async function inIterativeScan<T>(db: Knex, k: number, run: (trx: Knex.Transacti
   });
 }
 
-const indexOrdered = (db: Knex, table: string, filtered: (db: Knex) => Knex.QueryBuilder, vector: string, k: number) =>
-  filtered(db)
-    .select(`${table}.id`, db.raw(`1 - (${table}.embedding <=> ?::vector) AS score`, [vector]))
-    .orderByRaw(`${table}.embedding <=> ?::vector`, [vector])
+/** `filtered` narrowed to the rows holding a vector of the query's size (see vectorMatch). */
+const ofQuerySize = (table: string, filtered: (db: Knex) => Knex.QueryBuilder, vector: string) => {
+  const match = vectorMatch(table, literalDimensions(vector));
+  return { expr: match.expr, rows: (db: Knex) => filtered(db).whereRaw(match.where) };
+};
+
+const indexOrdered = (db: Knex, table: string, filtered: (db: Knex) => Knex.QueryBuilder, vector: string, k: number) => {
+  const { expr, rows } = ofQuerySize(table, filtered, vector);
+  return rows(db)
+    .select(`${table}.id`, db.raw(`1 - (${expr} <=> ?::vector) AS score`, [vector]))
+    .orderByRaw(`${expr} <=> ?::vector`, [vector])
     .limit(k);
+};
 
 export async function nearestNeighbours(
   db: Knex,
@@ -44,8 +53,9 @@ export async function nearestNeighbours(
   const viaIndex: Array<{ id: string; score: number }> = await inIterativeScan(db, k, (trx) => indexOrdered(trx, table, filtered, vector, k));
   if (viaIndex.length >= k) return byScore(viaIndex);
   // MATERIALIZED keeps the planner from turning this back into an index-ordered scan.
+  const { expr, rows } = ofQuerySize(table, filtered, vector);
   const exact: Array<{ id: string; score: number }> = await db
-    .withMaterialized('candidates', filtered(db).select(`${table}.id`, `${table}.embedding`))
+    .withMaterialized('candidates', rows(db).select(`${table}.id`, db.raw(`${expr} AS embedding`)))
     .from('candidates')
     .select('id', db.raw('1 - (embedding <=> ?::vector) AS score', [vector]))
     .orderByRaw('embedding <=> ?::vector', [vector])

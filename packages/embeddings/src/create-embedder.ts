@@ -1,5 +1,5 @@
 import type { Embedder } from './embedder';
-import { EMBEDDING_DIMENSIONS } from './embedder';
+import { MAX_INDEXED_DIMENSIONS } from './embedder';
 import { downloadModel } from './download/download-model';
 import { DownloadProgress, progressFor } from './download/progress';
 import { LexicalEmbedder } from './lexical-embedder';
@@ -60,10 +60,11 @@ export async function createEmbedder(config: EmbedderConfig, logger?: StartLogge
   }
   const embedder = new TransformersEmbedder({ ...config, allowRemoteModels: false });
   await embedder.load();
-  if (embedder.dimensions !== EMBEDDING_DIMENSIONS) {
+  // The columns take any size; HNSW (the search index) stops at 2000.
+  if (embedder.dimensions > MAX_INDEXED_DIMENSIONS) {
     throw new Error(
-      `Embedding model ${config.model} produces ${embedder.dimensions} dimensions; the database stores ` +
-        `${EMBEDDING_DIMENSIONS}. Choose a ${EMBEDDING_DIMENSIONS}-dimension model (EMBEDDING_MODEL) or add a migration.`,
+      `Embedding model ${config.model} produces ${embedder.dimensions} dimensions; the vector index holds at most ` +
+        `${MAX_INDEXED_DIMENSIONS}. Choose a smaller model (EMBEDDING_MODEL).`,
     );
   }
   return embedder;

@@ -1,5 +1,7 @@
-/** The one vector size the database columns hold (vector(384)). */
+/** The default model's (and the lexical embedder's) vector size; the columns take any size. */
 export const EMBEDDING_DIMENSIONS = 384;
+/** The most components pgvector's HNSW index takes (its `vector` opclasses). */
+export const MAX_INDEXED_DIMENSIONS = 2000;
 
 export interface Embedder {
   readonly provider: 'transformers' | 'lexical';

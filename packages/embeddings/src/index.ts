@@ -8,3 +8,4 @@ export * from './embed-text';
 export * from './download/download-model';
 export * from './download/progress';
 export * from './query-cache';
+export * from './switchable-embedder';

@@ -4,3 +4,4 @@ export * from './embedding-queue';
 export * from './embedding-worker';
 export * from './settings';
 export * from './throughput';
+export * from './reembed';

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Candidate, Db, entitiesRepository, memoriesRepository, MemoryRow, SearchFilters, searchEventsRepository } from '@ams/db';
-import { cosineSimilarity, Embedder, embedQuery, toPgVector } from '@ams/embeddings';
+import { cosineSimilarity, Embedder, embedQuery } from '@ams/embeddings';
 import { compressToQuery, splitSentences } from '@ams/text';
 import { resolveAgentForRead } from './agent-ref';
 import type { Caller, MemoryDeps } from './deps';
@@ -9,6 +9,7 @@ import { flatSearchCopies, presentMemorySummary } from './memory.presenter';
 import { narrowSearch } from './search-narrowing';
 import { entityNamesInQuery } from './query-entities';
 import { reciprocalRankFusion } from './rank-fusion';
+import { semanticLeg } from './semantic-leg';
 
 const DEFAULT_COMPRESS_TOKENS = 2_000;
 const CHARS_PER_TOKEN = 4;
@@ -30,15 +31,14 @@ async function rank({ db, embedder }: SearchDeps, f: SearchFilters, body: Search
     return { scored: hits.map((c) => ({ ...c, breakdown: { keyword: c.score } })), evaluated: hits.length };
   }
   // A repeated query skips the model when the embedder caches queries (the API's does).
-  const queryVector = await embedQuery(embedder, body.query);
-  const vector = toPgVector(queryVector);
   if (body.search_mode === 'semantic') {
-    const hits = await memoriesRepository.semanticCandidates(db, f, vector, body.limit);
+    const { hits, queryVector } = await semanticLeg(db, embedder, f, body.query, body.limit);
     return { scored: hits.map((c) => ({ ...c, breakdown: { semantic: c.score } })), evaluated: hits.length, queryVector };
   }
   const depth = hybridDepth(body.limit);
+  const { hits: semantic, queryVector } = await semanticLeg(db, embedder, f, body.query, depth);
   const lists: Record<string, Candidate[]> = {
-    semantic: await memoriesRepository.semanticCandidates(db, f, vector, depth),
+    semantic,
     keyword: await memoriesRepository.keywordCandidates(db, f, body.query, depth),
     graph: await memoriesRepository.graphCandidates(db, f, entityNamesInQuery(body.query), depth),
   };

@@ -14,3 +14,4 @@ export * from './test-model';
 export * from './joi-arbitrary';
 export * from './fake-hub';
 export * from './mcp-tool-tour';
+export * from './scratch-database';

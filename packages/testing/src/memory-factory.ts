@@ -1,6 +1,6 @@
 import { isUuid } from '@ams/core';
 import type { AppContext } from '@ams/api';
-import { agentsRepository, memoriesRepository } from '@ams/db';
+import { agentsRepository, memoriesRepository, type NewMemory } from '@ams/db';
 import { toPgVector } from '@ams/embeddings';
 
 export interface MemoryFixture {
@@ -28,28 +28,46 @@ export async function ensureAgent(ctx: AppContext, accountId: string, name: stri
 export async function insertMemory(ctx: AppContext, accountId: string, m: MemoryFixture): Promise<{ id: string; agentId: string }> {
   const agentId = isUuid(m.agentId) ? m.agentId : await ensureAgent(ctx, accountId, m.agentId);
   const [vector] = await ctx.embedder.embed([m.content]);
-  const importance = m.importance ?? 0.5;
-  const [row] = await memoriesRepository.insertMany(ctx.db.knex, [
-    {
-      accountId,
-      agentId,
-      content: m.content,
-      metadata: {},
-      memoryType: m.memoryType ?? 'fact',
-      visibility: m.visibility ?? 'private',
-      importance,
-      tier: importance >= 0.8 ? 'hot' : importance >= 0.3 ? 'warm' : 'cold',
-      tierExplicit: false,
-      sessionId: m.sessionId ?? null,
-      projectId: m.projectId ?? null,
-      embedding: toPgVector(vector!),
-      embeddingModel: ctx.embedder.model,
-      embeddingStatus: 'ready',
-      createdAt: m.createdAt ?? new Date(),
-    },
-  ]);
+  const [row] = await memoriesRepository.insertMany(ctx.db.knex, [readyMemory(ctx, accountId, { ...m, agentId }, vector!)]);
   if (m.archived) await memoriesRepository.update(ctx.db.knex, accountId, row!.id, { archived: true });
   return { id: row!.id, agentId };
+}
+
+/** Many ready memories of one agent at once: one model call and one INSERT per 500 (a store of thousands in seconds). */
+export async function insertMemories(ctx: AppContext, accountId: string, agent: string, contents: string[]): Promise<string[]> {
+  const agentId = isUuid(agent) ? agent : await ensureAgent(ctx, accountId, agent);
+  const ids: string[] = [];
+  for (let i = 0; i < contents.length; i += 500) {
+    const chunk = contents.slice(i, i + 500);
+    const vectors = await ctx.embedder.embed(chunk);
+    const rows = await memoriesRepository.insertMany(
+      ctx.db.knex,
+      chunk.map((content, j) => readyMemory(ctx, accountId, { agentId, content }, vectors[j]!)),
+    );
+    ids.push(...rows.map((r) => r.id));
+  }
+  return ids;
+}
+
+function readyMemory(ctx: AppContext, accountId: string, m: MemoryFixture, vector: Float32Array): NewMemory {
+  const importance = m.importance ?? 0.5;
+  return {
+    accountId,
+    agentId: m.agentId,
+    content: m.content,
+    metadata: {},
+    memoryType: m.memoryType ?? 'fact',
+    visibility: m.visibility ?? 'private',
+    importance,
+    tier: importance >= 0.8 ? 'hot' : importance >= 0.3 ? 'warm' : 'cold',
+    tierExplicit: false,
+    sessionId: m.sessionId ?? null,
+    projectId: m.projectId ?? null,
+    embedding: toPgVector(vector),
+    embeddingModel: ctx.embedder.model,
+    embeddingStatus: 'ready',
+    createdAt: m.createdAt ?? new Date(),
+  };
 }
 
 /** Soft-deletes a memory through the repository. */

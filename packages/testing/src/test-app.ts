@@ -5,6 +5,7 @@ import { accountsRepository, createDatabase, Database, migrateLatest } from '@am
 import { Embedder, LexicalEmbedder } from '@ams/embeddings';
 import type { Registry } from 'prom-client';
 import { apiMetrics, connectRedis, createApp, createIngestion, issueApiKey, type AppContext, type RedisConnection, type Scope } from '@ams/api';
+import { modelLoader } from '@ams/ingestion';
 import { waitFor } from './wait';
 import { WARM_UP_PATH, withConformanceChecks } from './openapi-conformance';
 
@@ -81,10 +82,12 @@ export async function createTestApp(
   const redis = opts.redis === null ? undefined : opts.redis ?? (config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined);
   if (redis) await waitFor(() => redis.isReady(), 3000).catch(() => undefined);
   // The lexical embedder: deterministic and instant; the transformers path has tests of its own.
-  const ctx: AppContext = { config, logger, db, redis, embedder: opts.embedder ?? new LexicalEmbedder(), metrics: apiMetrics(db.knex, opts.metricsRegistry) };
+  const embedder = opts.embedder ?? new LexicalEmbedder();
+  const ctx: AppContext = { config, logger, db, redis, embedder, models: modelLoader(config, [embedder]), metrics: apiMetrics(db.knex, opts.metricsRegistry) };
   // With `ingestion`, v2 creates go to the embedding worker as in server.ts (queue or in-process, by config).
   const ingestion = opts.ingestion ? createIngestion(config, ctx) : undefined;
   ctx.ingestion = ingestion;
+  ctx.reembedRunner = ingestion?.reembedRunner;
   // Every response of every integration test is checked against the OpenAPI document.
   const api = createApp(ctx);
   const { app, violations } = withConformanceChecks(api);

@@ -31,6 +31,7 @@ import { importRouter } from './routes/import/import.router';
 import { ingestionRouter } from './routes/ingestion/ingestion.router';
 import { memoriesRouter } from './routes/memories/memories.router';
 import { metricsRouter } from './routes/metrics/metrics.router';
+import { reembedRouter } from './routes/reembed/reembed.router';
 import { memoriesV2Router } from './routes/memories/memories-v2.router';
 import { memoryImportanceRouter } from './routes/memory-importance/memory-importance.router';
 import { patternSuggestionsRouter } from './routes/pattern-suggestions/pattern-suggestions.router';
@@ -98,6 +99,7 @@ export function createApp(ctx: AppContext): Express {
   // Read views the web console needs beyond the spec.
   app.use(currentKeyRouter(ctx), ingestionRouter(ctx));
   app.use(metricsRouter(ctx));
+  app.use(reembedRouter(ctx));
   app.use(exportRouter(ctx));
   app.use(mcpRouter(ctx));
 

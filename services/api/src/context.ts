@@ -1,6 +1,7 @@
 import type { Config, Logger } from '@ams/core';
 import type { Database } from '@ams/db';
 import type { Embedder } from '@ams/embeddings';
+import type { ModelLoader, ReembedRunner } from '@ams/ingestion';
 import type { Dispatch, IngestionPort } from '@ams/memories';
 import type { ApiMetrics } from './lib/api-metrics';
 import type { RedisConnection } from './lib/redis';
@@ -22,6 +23,10 @@ export interface AppContext {
   ingestion?: IngestionPort;
   /** This process's Prometheus metrics; createApp makes them when absent. */
   metrics?: ApiMetrics;
+  /** Loads other models (a re-embed's target). Absent: re-embedding is not offered. */
+  models?: ModelLoader;
+  /** The in-process re-embed runner (embedded mode): woken when a run starts. */
+  reembedRunner?: ReembedRunner;
 }
 
 export interface AuthContext {

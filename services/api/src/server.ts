@@ -1,6 +1,7 @@
 import { createLogger, loadConfig, runService, secretBoxFor } from '@ams/core';
 import { createDatabase, migrateLatest, sealWebhookSecrets } from '@ams/db';
-import { createEmbedder, withQueryCache } from '@ams/embeddings';
+import { createEmbedder, SwitchableEmbedder, withQueryCache } from '@ams/embeddings';
+import { followActiveModel, modelLoader } from '@ams/ingestion';
 import { serveMetrics } from '@ams/metrics';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createApp } from './app';
@@ -29,13 +30,28 @@ runService(SHUTDOWN_GRACE_MS, async () => {
   // One registry for the whole process: the app's metrics, the query cache's and Node's own.
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'ams_api_' });
-  const embedder = withQueryCache(await createEmbedder(config.embedding, logger), { size: config.embedding.queryCacheSize, registry });
+  const configured = withQueryCache(await createEmbedder(config.embedding, logger), { size: config.embedding.queryCacheSize, registry });
+  // The store's active model wins over the configured one until a re-embed switches (ams reembed).
+  const models = modelLoader(config, [configured]);
+  const embedder = new SwitchableEmbedder(configured);
+  await followActiveModel({ db: db.knex, embedder, models, logger });
   logger.info('embedder ready', { provider: embedder.provider, model: embedder.model, dimensions: embedder.dimensions });
 
   const webhooks = createWebhookDispatch(config, db, logger, registry);
   const metrics = apiMetrics(db.knex, registry);
-  const ingestion = createIngestion(config, { db, logger, embedder, redis, webhookDispatch: webhooks.dispatch, metrics });
-  const ctx: AppContext = { config, logger, db, redis, embedder, webhookDispatch: webhooks.dispatch, ingestion, metrics };
+  const ingestion = createIngestion(config, { db, logger, embedder, redis, webhookDispatch: webhooks.dispatch, metrics, models });
+  const ctx: AppContext = {
+    config,
+    logger,
+    db,
+    redis,
+    embedder,
+    webhookDispatch: webhooks.dispatch,
+    ingestion,
+    metrics,
+    models,
+    reembedRunner: ingestion.reembedRunner,
+  };
   const app = createApp(ctx);
   const server = createHttpServer(app).listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {

@@ -1,7 +1,7 @@
 import { createLogger, loadConfig, requireSplitMode, runService } from '@ams/core';
 import { createDatabase, migrateLatest } from '@ams/db';
-import { createEmbedder } from '@ams/embeddings';
-import { createEmbeddingQueue, EmbeddingWorker, ingestionPolicy, workerSettings } from '@ams/ingestion';
+import { createEmbedder, SwitchableEmbedder } from '@ams/embeddings';
+import { createEmbeddingQueue, EmbeddingWorker, followActiveModel, ingestionPolicy, modelLoader, reembedRunner, workerSettings } from '@ams/ingestion';
 import { createWebhookQueue, enqueueDelivery } from '@ams/webhooks';
 import { serveMetrics } from '@ams/metrics';
 import { workerMetrics } from './metrics';
@@ -23,7 +23,12 @@ runService(DRAIN_MS + 5_000, async () => {
   requireSplitMode(config, 'embedding worker');
   const db = await createDatabase(config);
   await migrateLatest(db.knex);
-  const embedder = await createEmbedder(config.embedding, logger);
+  const configured = await createEmbedder(config.embedding, logger);
+  // Embeds with the store's active model, and runs re-embed runs (ams reembed) beside the queue.
+  const models = modelLoader(config, [configured]);
+  const embedder = new SwitchableEmbedder(configured);
+  await followActiveModel({ db: db.knex, embedder, models, logger });
+  const reembed = reembedRunner(config, { db: db.knex, logger, models, embedder });
   const queueOptions = { redisUrl: config.queueUrl, prefix: config.redisKeyPrefix, logger };
   const webhooks = createWebhookQueue({ ...queueOptions, isWorker: false });
 
@@ -46,6 +51,7 @@ runService(DRAIN_MS + 5_000, async () => {
   const { concurrency, batchSize, metricsPort } = config.embeddingWorker;
   queue.process(concurrency * batchSize, async () => worker.notify());
   worker.start();
+  reembed.start();
   const server = metricsPort > 0 ? serveMetrics(metrics.registry, metricsPort, config.host) : undefined;
   server?.on('error', (err) => logger.warn('metrics server unavailable', { port: metricsPort, error: err.message }));
   logger.info('embedding worker started', {
@@ -61,7 +67,7 @@ runService(DRAIN_MS + 5_000, async () => {
     async stop() {
       logger.info('draining', { batches_in_flight: worker.inFlight });
       // The queue stops taking jobs at once (its handler returns at once, so nothing waits there).
-      await Promise.all([queue.close(1_000), worker.stop(DRAIN_MS)]);
+      await Promise.all([queue.close(1_000), worker.stop(DRAIN_MS), reembed.stop()]);
       await webhooks.close(1_000);
       server?.close();
       await db.close();

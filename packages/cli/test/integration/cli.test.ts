@@ -86,4 +86,13 @@ describe('ams', () => {
       await readOnly.close();
     }
   }, SPAWNING);
+
+  it('reembed --status shows the active model; reembed of a model not in MODEL_DIR exits 1 naming the problem', async () => {
+    const status = await ams(['--url', url, '--key', acct.key, '--json', 'reembed', '--status']);
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ object: 'reembed_status', active_model: expect.any(String) });
+    const unknown = await ams(['--url', url, '--key', acct.key, 'reembed', '--model', 'nobody/no-such-model']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('validation_error');
+  }, SPAWNING);
 });

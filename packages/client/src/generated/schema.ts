@@ -1398,6 +1398,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/reembed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The active embedding model and the latest re-embed run
+         * @description Requires the `admin` scope.
+         */
+        get: operations["getV1AdminReembed"];
+        put?: never;
+        /**
+         * Re-embed the store with another model, online
+         * @description Starts a background run that embeds every memory, decision and pattern with `model` (default: the configured `EMBEDDING_MODEL`; its files must be in `MODEL_DIR`). Searches keep using the current model until the run switches; then the new model takes over at once. Progress: `GET /v1/admin/reembed` and `/v1/health`. The model is every account's: only an admin key of the operator's account (the oldest, whose key the first start printed) may start a run.
+         *
+         *     Requires the `admin` scope.
+         */
+        post: operations["postV1AdminReembed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/export": {
         parameters: {
             query?: never;
@@ -1784,6 +1810,30 @@ export interface operations {
                     "application/json": {
                         status: string;
                         database: string;
+                        reembed: ({
+                            /** @constant */
+                            object: "reembed_run";
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            status: "running" | "switched" | "completed" | "failed";
+                            from_model: string;
+                            target_model: string;
+                            dimensions: number;
+                            done: number;
+                            total: number;
+                            rate_per_second: number | null;
+                            eta_seconds: number | null;
+                            error: string | null;
+                            /** Format: date-time */
+                            started_at: string;
+                            /** Format: date-time */
+                            switched_at: string | null;
+                            /** Format: date-time */
+                            finished_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
                     } & {
                         [key: string]: unknown;
                     };
@@ -14022,6 +14072,287 @@ export interface operations {
                 };
             };
             /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1AdminReembed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Active model and run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "reembed_status";
+                        active_model: string;
+                        dimensions: number;
+                        run: ({
+                            /** @constant */
+                            object: "reembed_run";
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            status: "running" | "switched" | "completed" | "failed";
+                            from_model: string;
+                            target_model: string;
+                            dimensions: number;
+                            done: number;
+                            total: number;
+                            rate_per_second: number | null;
+                            eta_seconds: number | null;
+                            error: string | null;
+                            /** Format: date-time */
+                            started_at: string;
+                            /** Format: date-time */
+                            switched_at: string | null;
+                            /** Format: date-time */
+                            finished_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`admin`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1AdminReembed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "model": "Xenova/bge-small-en-v1.5"
+                 *     }
+                 */
+                "application/json": {
+                    model?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The run, started */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "reembed_run";
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        status: "running" | "switched" | "completed" | "failed";
+                        from_model: string;
+                        target_model: string;
+                        dimensions: number;
+                        done: number;
+                        total: number;
+                        rate_per_second: number | null;
+                        eta_seconds: number | null;
+                        error: string | null;
+                        /** Format: date-time */
+                        started_at: string;
+                        /** Format: date-time */
+                        switched_at: string | null;
+                        /** Format: date-time */
+                        finished_at: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is not an admin key of the operator's account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A resource the request names (agent, session, project, entity...) does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A re-embed run is already in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
             422: {
                 headers: {
                     [name: string]: unknown;

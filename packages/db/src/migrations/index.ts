@@ -8,6 +8,7 @@ import { embeddingQueue } from './20261123_006_embedding_queue';
 import { projectRelationships } from './20261123_007_project_relationships';
 import { agentClientKeys } from './20261123_008_agent_client_keys';
 import { webhookSecretSealing } from './20261123_013_webhook_secret_sealing';
+import { dimensionlessVectors } from './20261123_020_dimensionless_vectors';
 
 /** Listed explicitly (not globbed) so tsx, jest and a bundled build all see the same set, in order. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -20,5 +21,6 @@ export const MIGRATIONS: readonly Migration[] = [
   projectRelationships,
   agentClientKeys,
   webhookSecretSealing,
+  dimensionlessVectors,
 ];
 export type { Migration };

@@ -28,4 +28,10 @@ export const accountsRepository = {
     const row = await db('accounts').count<{ count: number }[]>('* as count').first();
     return Number(row?.count ?? 0);
   },
+
+  /** The service's operator: the oldest account (the one the first start's bootstrap key belongs to). */
+  async operatorId(db: Knex): Promise<string | undefined> {
+    const row = await db('accounts').select('id').orderBy([{ column: 'created_at' }, { column: 'id' }]).first();
+    return row?.id as string | undefined;
+  },
 };

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { byScore, explainNearest, nearestNeighbours } from '../nearest';
 import type { EmbeddingStatus, MemoryType, Tier, Visibility } from '@ams/memories/vocabulary';
 import { Page, PageParams, paginate } from '../pagination';
+import { literalDimensions, vectorMatch } from '../vector-column';
 
 /** A memory row as read back: never the vector or the tsvector (large, and no caller needs them). */
 export interface MemoryRow {
@@ -318,11 +319,13 @@ export const memoriesRepository = {
     vector: string,
     model: string,
   ): Promise<{ id: string; similarity: number } | undefined> {
+    const { expr, where } = vectorMatch('memories', literalDimensions(vector));
     const row = await db('memories')
-      .select('id', db.raw('1 - (embedding <=> ?::vector) AS similarity', [vector]))
+      .select('id', db.raw(`1 - (${expr} <=> ?::vector) AS similarity`, [vector]))
       .where({ account_id: accountId, agent_id: agentId, embedding_status: 'ready', embedding_model: model })
       .whereNull('deleted_at')
-      .orderByRaw('embedding <=> ?::vector', [vector])
+      .whereRaw(where)
+      .orderByRaw(`${expr} <=> ?::vector`, [vector])
       .first();
     return row ? { id: row.id, similarity: Number(row.similarity) } : undefined;
   },

@@ -1,7 +1,17 @@
 import type { Config, Logger } from '@ams/core';
 import type { Database } from '@ams/db';
-import type { Embedder } from '@ams/embeddings';
-import { completionEstimator, createEmbeddingQueue, EmbeddingWorker, enqueueEmbedding, ingestionPolicy, workerSettings } from '@ams/ingestion';
+import { SwitchableEmbedder, type Embedder } from '@ams/embeddings';
+import {
+  completionEstimator,
+  createEmbeddingQueue,
+  EmbeddingWorker,
+  enqueueEmbedding,
+  ingestionPolicy,
+  reembedRunner,
+  workerSettings,
+  type ModelLoader,
+  type ReembedRunner,
+} from '@ams/ingestion';
 import type { EmbeddingJob, JobQueue } from '@ams/jobs';
 import type { IngestionPort } from '@ams/memories';
 import { embeddingBatchMetrics } from '@ams/metrics';
@@ -12,6 +22,8 @@ import type { RedisConnection } from './redis';
 const DRAIN_MS = 5_000;
 
 export interface Ingestion extends IngestionPort {
+  /** Follows the active model; in embedded mode also runs re-embed runs. Absent without a model loader. */
+  reembedRunner?: ReembedRunner;
   close(): Promise<void>;
 }
 
@@ -30,8 +42,15 @@ export function createIngestion(
     redis?: RedisConnection;
     webhookDispatch?: (accountId: string, ids: string[]) => void;
     metrics?: ApiMetrics;
+    models?: ModelLoader;
   },
 ): Ingestion {
+  // Re-embed runs go to the worker processes when there are queues; this process only follows the model.
+  const runner =
+    deps.models && deps.embedder instanceof SwitchableEmbedder
+      ? reembedRunner(config, { db: deps.db.knex, logger: deps.logger, models: deps.models, embedder: deps.embedder }, !config.queueUrl)
+      : undefined;
+  runner?.start();
   const estimator = completionEstimator(deps.db.knex, config.embeddingWorker);
   const estimateSeconds = () => estimator.seconds();
   if (config.queueUrl) {
@@ -45,7 +64,11 @@ export function createIngestion(
         return (await enqueueEmbedding(queue, accountId, memoryId)) ? memoryId : null;
       },
       estimateSeconds,
-      close: async () => queue?.close(1_000),
+      reembedRunner: runner,
+      close: async () => {
+        await runner?.stop();
+        await queue?.close(1_000);
+      },
     };
   }
   const worker = new EmbeddingWorker(
@@ -60,6 +83,10 @@ export function createIngestion(
       return memoryId;
     },
     estimateSeconds,
-    close: () => worker.stop(DRAIN_MS),
+    reembedRunner: runner,
+    close: async () => {
+      await runner?.stop();
+      await worker.stop(DRAIN_MS);
+    },
   };
 }

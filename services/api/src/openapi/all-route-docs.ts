@@ -23,6 +23,7 @@ import { ingestionOpenApi } from '../routes/ingestion/ingestion.openapi';
 import { exportOpenApi } from '../routes/export/export.openapi';
 import { importOpenApi } from '../routes/import/import.openapi';
 import { metricsOpenApi } from '../routes/metrics/metrics.openapi';
+import { reembedOpenApi } from '../routes/reembed/reembed.openapi';
 import { mcpOpenApi } from '../mcp/mcp.router';
 import { discoveryOpenApi } from './openapi.router';
 import type { RouteDocs } from './route-docs';
@@ -55,5 +56,6 @@ export const ROUTE_DOCS: RouteDocs = {
   ...exportOpenApi,
   ...importOpenApi,
   ...metricsOpenApi,
+  ...reembedOpenApi,
   ...mcpOpenApi,
 };

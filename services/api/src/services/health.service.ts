@@ -2,6 +2,7 @@ import type { AppContext } from '../context';
 import { VERSION } from '@ams/core';
 import { pingDatabase } from '@ams/db';
 import { pingRedis } from '../lib/redis';
+import { openReembedProgress } from './reembed.service';
 
 const API_VERSION = 'v1';
 
@@ -18,9 +19,10 @@ async function databaseState(ctx: AppContext): Promise<ComponentState> {
 
 /** healthy when every configured component answers; degraded names the one that does not. */
 export async function checkHealth(ctx: AppContext) {
-  const [database, redis] = await Promise.all([
+  const [database, redis, reembed] = await Promise.all([
     databaseState(ctx),
     ctx.redis ? pingRedis(ctx.redis).then((ok): ComponentState => (ok ? 'connected' : 'disconnected')) : 'not_configured' as const,
+    openReembedProgress(ctx).catch(() => null),
   ]);
   const healthy = database === 'connected' && redis !== 'disconnected';
   const up = (state: ComponentState) => (state === 'disconnected' ? 'down' : state === 'connected' ? 'up' : state);
@@ -36,6 +38,7 @@ export async function checkHealth(ctx: AppContext) {
       dimensions: ctx.embedder.dimensions,
       ...(ctx.embedder.fallbackReason ? { fallback: true, fallback_reason: ctx.embedder.fallbackReason } : {}),
     },
+    reembed,
     // Members existing clients require (client-compat §4 H1); integers where they expect integers.
     api_version: API_VERSION,
     environment: ctx.config.nodeEnv,

@@ -180,6 +180,6 @@ describe('semantic search at scale', () => {
       toPgVector(vector!),
       10,
     );
-    expect(plan).toContain('memories_embedding_hnsw_idx');
+    expect(plan).toContain('memories_vector_384_idx');
   });
 });

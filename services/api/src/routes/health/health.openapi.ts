@@ -1,7 +1,9 @@
 import Joi from 'joi';
 import { RouteDocs, shape } from '../../openapi/route-docs';
+import { reembedRun } from '../reembed/reembed.openapi';
 
-const health = shape({ status: Joi.string(), database: Joi.string() });
+// reembed: the open re-embed run's progress (done/total, rate, ETA), null when none runs.
+const health = shape({ status: Joi.string(), database: Joi.string(), reembed: reembedRun.allow(null) });
 
 export const healthOpenApi: RouteDocs = {
   'GET /v1/health': {

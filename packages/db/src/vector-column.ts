@@ -1,0 +1,17 @@
+/** The number of components of a pgvector text literal (`[0.1,0.2,...]`). */
+export function literalDimensions(vector: string): number {
+  let commas = 0;
+  for (let i = 0; i < vector.length; i++) if (vector.charCodeAt(i) === 44) commas++;
+  return commas + 1;
+}
+
+/**
+ * How a search reaches `<table>.embedding` (a dimensionless column) for a query vector of `dims`
+ * components: the expression and predicate of that size's partial HNSW index
+ * (`<table>_vector_<dims>_*_idx`, migration 020), spelled exactly as the index is, so the planner
+ * uses it. Rows of another size never reach the cast. `dims` is a number we computed, never input.
+ */
+export function vectorMatch(table: string, dims: number): { expr: string; where: string } {
+  if (!Number.isInteger(dims) || dims < 1 || dims > 16_000) throw new Error(`not a vector size: ${dims}`);
+  return { expr: `(${table}.embedding::vector(${dims}))`, where: `vector_dims(${table}.embedding) = ${dims}` };
+}
