@@ -19,11 +19,18 @@ export const byScore = (rows: Array<{ id: string; score: number | string }>): Ne
  * rows pass the filters; relaxed order is re-sorted here. When the index still yields fewer than k
  * (a small or heavily filtered set), an exact scan over the filtered rows answers instead.
  */
+/**
+ * Candidates HNSW keeps while searching: recall@10 against an exact scan was 0.97 at 40 and
+ * ≥ 0.98 from 100 on the bench's 10k real-text store (npm run bench), for a few ms.
+ */
+const efSearch = (k: number) => Math.min(1000, Math.max(EF_SEARCH_MIN, k * 2));
+const EF_SEARCH_MIN = 100;
+
 /** The index-ordered top-k query, inside a transaction that lets HNSW scan iteratively. */
 async function inIterativeScan<T>(db: Knex, k: number, run: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
   return db.transaction(async (trx) => {
-    await trx.raw('SET LOCAL hnsw.iterative_scan = relaxed_order');
-    await trx.raw(`SET LOCAL hnsw.ef_search = ${Math.min(1000, Math.max(40, k * 2))}`);
+    // Both settings in one statement (one round trip); is_local: they end with the transaction.
+    await trx.raw(`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', ?, true)`, [String(efSearch(k))]);
     return run(trx);
   });
 }
