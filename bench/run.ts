@@ -352,6 +352,7 @@ async function main(): Promise<void> {
   }
   if (million) await runMillion({ model, bank, corpus, table, queryCount: num('queries', 100), redisUrl: REDIS_URL });
   table.note(`corpus: Debian English package descriptions, ${corpus.paragraphs} distinct paragraphs (+ sentences past that); queries: packages' short descriptions, relevant = that package's paragraphs.`);
+  table.note('search queries are cold: the bench server has no query-embedding cache, so every search request (semantic, hybrid, the filtered pair, the profile) runs the model on its query, as the bare figure does.');
   table.note(`model: generated BERT of all-MiniLM-L6-v2's exact shape (random weights), quantized=${model.quantized}; bare figures run the same embedder object in this process.`);
   console.log(`\n${table.render()}\n`);
   if (profiles.length) console.log(profiles.join('\n\n'));

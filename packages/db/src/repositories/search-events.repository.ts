@@ -45,6 +45,9 @@ export const searchEventsRepository = {
    * The live memories of `hits` in their order, each with its score and linked live entities
    * (best first), and the search recorded (result count and mean score of the rows found) — one
    * statement, so a search costs one round trip after ranking and is recorded before it answers.
+   * The statement commits without waiting for its WAL flush (synchronous_commit off for this
+   * transaction only): the answer does not wait on a disk flush for analytics; a database crash
+   * may lose the last fraction of a second of search events, never memories.
    */
   async recordWithResults(db: Knex, e: SearchEvent, hits: Array<{ id: string; score: number }>): Promise<HydratedHit[]> {
     const { rows } = await db.raw(
@@ -59,7 +62,8 @@ export const searchEventsRepository = {
            FROM hits JOIN memories ON memories.account_id = ?::uuid AND memories.id = hits.id AND memories.deleted_at IS NULL
        ), recorded AS (
          INSERT INTO search_events (account_id, agent_id, query, search_mode, result_count, avg_score, response_ms)
-         SELECT ?::uuid, ?::uuid, ?::text, ?::text, count(*), avg(score), ?::real FROM found
+         SELECT ?::uuid, ?::uuid, ?::text, ?::text, count(*), avg(score), ?::real
+           FROM found CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
        )
        SELECT * FROM found ORDER BY ord`,
       [hits.map((h) => h.id), hits.map((h) => h.score), e.accountId, e.accountId, e.agentId, e.query, e.searchMode, e.responseMs],
