@@ -6,7 +6,9 @@ import { byScore, Neighbour } from './nearest';
  * word may match (OR), rare words weigh more (idf from the word's document frequency in the
  * caller's searchable rows), shorter memories a little more (BM25 length normalisation, k1 1.2,
  * b 0.75, each word counted once). Two statements, both on the GIN index on content_tsv:
- *   1. the query's lexemes with their document frequency, counted up to COMMON rows each;
+ *   1. the query's lexemes (PostgreSQL's parser and stemmer) with their document frequency,
+ *      counted up to COMMON rows each (a LATERAL join: as a subquery expression the planner
+ *      would not use the GIN index for it);
  *   2. candidates = rows holding any rare lexeme or any two common ones, scored, top k.
  * A word in COMMON or more rows only adds to the score of rows found otherwise: scoring every row
  * that holds one common word is what makes a plain OR query slow, and such rows rank low anyway.
@@ -33,12 +35,16 @@ export async function bm25Candidates(db: Knex, rows: (db: Knex) => Knex.QueryBui
   const positive = syntax ? text.replace(/(^|\s)-\S+/g, ' ') : text;
   const holding = rows(db).whereRaw('memories.content_tsv @@ quote_literal(t.lex)::tsquery').select(db.raw('1')).limit(COMMON);
   const { rows: found } = await db.raw(
-    `SELECT quote_literal(t.lex)::tsquery::text AS tq, (SELECT count(*) FROM (?) AS s)::int AS df,
-            (SELECT greatest(reltuples, 0) FROM pg_class WHERE oid = 'memories'::regclass)::float8 AS n
-       FROM unnest(tsvector_to_array(to_tsvector('english', ?))) AS t(lex)`,
-    [holding, positive],
+    `SELECT quote_literal(t.lex)::tsquery::text AS tq, d.df, (SELECT greatest(reltuples, 0) FROM pg_class WHERE oid = 'memories'::regclass)::float8 AS n
+       FROM unnest(tsvector_to_array(to_tsvector('english', ?))) AS t(lex)
+       CROSS JOIN LATERAL (SELECT count(*)::int AS df FROM (?) AS s) AS d`,
+    [positive, holding],
   );
-  const terms = (found as Term[]).map((t) => ({ ...t, df: Number(t.df), n: Number(t.n) })).filter((t) => t.df > 0).sort((a, b) => a.df - b.df).slice(0, MAX_TERMS);
+  const terms = (found as Term[])
+    .map((t) => ({ ...t, df: Number(t.df), n: Number(t.n) }))
+    .filter((t) => t.df > 0)
+    .sort((a, b) => a.df - b.df)
+    .slice(0, MAX_TERMS);
   if (terms.length === 0) return [];
   // reltuples is an estimate (and unknown before the first ANALYZE): never below what was counted.
   const n = Math.max(1, terms[0]!.n, ...terms.map((t) => t.df));
