@@ -8,6 +8,7 @@ import { embeddingQueue } from './20261123_006_embedding_queue';
 import { projectRelationships } from './20261123_007_project_relationships';
 import { agentClientKeys } from './20261123_008_agent_client_keys';
 import { webhookSecretSealing } from './20261123_013_webhook_secret_sealing';
+import { searchGinNoPendingList } from './20261123_024_search_gin_no_pending_list';
 
 /** Listed explicitly (not globbed) so tsx, jest and a bundled build all see the same set, in order. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -20,5 +21,6 @@ export const MIGRATIONS: readonly Migration[] = [
   projectRelationships,
   agentClientKeys,
   webhookSecretSealing,
+  searchGinNoPendingList,
 ];
 export type { Migration };
