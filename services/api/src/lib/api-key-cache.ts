@@ -1,5 +1,4 @@
-import type { Knex } from 'knex';
-import type { ApiKeyRow } from '@ams/db';
+import type { ApiKeyRow, Knex } from '@ams/db';
 
 const MAX_ENTRIES = 10_000;
 
