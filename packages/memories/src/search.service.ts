@@ -30,16 +30,19 @@ async function rank({ db, embedder }: SearchDeps, f: SearchFilters, body: Search
     return { scored: hits.map((c) => ({ ...c, breakdown: { keyword: c.score } })), evaluated: hits.length };
   }
   // A repeated query skips the model when the embedder caches queries (the API's does).
-  const queryVector = await embedQuery(embedder, body.query);
-  const vector = toPgVector(queryVector);
   if (body.search_mode === 'semantic') {
-    const hits = await memoriesRepository.semanticCandidates(db, f, vector, body.limit);
+    const queryVector = await embedQuery(embedder, body.query);
+    const hits = await memoriesRepository.semanticCandidates(db, f, toPgVector(queryVector), body.limit);
     return { scored: hits.map((c) => ({ ...c, breakdown: { semantic: c.score } })), evaluated: hits.length, queryVector };
   }
   const depth = hybridDepth(body.limit);
-  // One query embedding; the three legs run at once on their own connections.
-  const [semantic, keyword, graph] = await Promise.all([
-    memoriesRepository.semanticCandidates(db, f, vector, depth),
+  // One query embedding; the keyword and graph legs run while the model embeds the query, each on its own connection.
+  const vectorLeg = async () => {
+    const queryVector = await embedQuery(embedder, body.query);
+    return { queryVector, hits: await memoriesRepository.semanticCandidates(db, f, toPgVector(queryVector), depth) };
+  };
+  const [{ queryVector, hits: semantic }, keyword, graph] = await Promise.all([
+    vectorLeg(),
     memoriesRepository.keywordCandidates(db, f, body.query, depth),
     memoriesRepository.graphCandidates(db, f, entityNamesInQuery(body.query), depth),
   ]);
