@@ -26,8 +26,9 @@ function add(span: RequestSpans | undefined, part: string, ms: number): void {
 function classify(sql: string): string {
   const s = sql.toLowerCase();
   if (s.includes('api_keys')) return 'SQL: auth (API key lookup/touch)';
+  if (s.includes('search_events') && s.includes('memories')) return 'SQL: result rows + entities + search-event write (one statement)';
   if (s.includes('search_events')) return 'SQL: search-event write';
-  if (s.includes('<=>') || s.startsWith('set local')) return 'SQL: pgvector top-k (incl. SET LOCAL)';
+  if (s.includes('<=>') || s.startsWith('set local') || s.includes("set_config('hnsw")) return 'SQL: pgvector top-k (incl. its settings)';
   if (s.includes('tsquery')) return 'SQL: full-text candidates';
   if (s.includes('entity_memory_links') || s.includes('"entities"')) return 'SQL: entity hydration / graph';
   if (s.includes('from "agents"') || s.includes('into "agents"')) return 'SQL: agent resolution';

@@ -1,6 +1,6 @@
 /**
  * npm run bench [-- --sizes 10000,100000 --modes split,embedded --million --queries 100 --api 200
- *                  --embed-seconds 120 --samples 30 --profile 100]
+ *                  --embed-seconds 120 --samples 30 --profile 100 --profile-mode semantic|keyword|hybrid]
  *
  * Search and ingestion on real text (Debian's English package descriptions, bench/corpus.ts) with
  * a model of all-MiniLM-L6-v2's exact shape (bench/model.ts), against the real API. Prints ONE
@@ -204,13 +204,14 @@ async function searchFigures(server: BenchServer, model: BenchModel, corpus: Cor
 /** Where one semantic search's time goes (spans per request + CPU by area), printed after the table. */
 async function profileSearch(server: BenchServer, profiler: SearchProfiler, corpus: Corpus, n: number, count: number): Promise<string> {
   const texts = queriesFor(corpus, n, count).map((q) => q.text);
-  await timedSearch(server, { query: texts[0], search_mode: 'semantic' });
+  const mode = option('profile-mode', 'semantic');
+  await timedSearch(server, { query: texts[0], search_mode: mode });
   await profiler.start();
   const t0 = performance.now();
-  for (const query of texts) await timedSearch(server, { query, search_mode: 'semantic' });
+  for (const query of texts) await timedSearch(server, { query, search_mode: mode });
   const wall = (performance.now() - t0) / texts.length;
   const { spans, cpu, requests } = await profiler.stop();
-  const lines = [`Where a semantic search's time goes (${requests} requests, mean ms per request; client round trip ${wall.toFixed(1)} ms):`];
+  const lines = [`Where a ${mode} search's time goes (${requests} requests, mean ms per request; client round trip ${wall.toFixed(1)} ms):`];
   for (const [k, v] of spans) lines.push(`  ${v.toFixed(2).padStart(8)}  ${k}`);
   lines.push('CPU self time in this process by area (mean ms per request; includes the bench client):');
   for (const [k, v] of cpu.slice(0, 18)) lines.push(`  ${v.toFixed(2).padStart(8)}  ${k}`);
@@ -268,6 +269,7 @@ async function main(): Promise<void> {
   }
   if (million) await runMillion({ model, bank, corpus, table, queryCount: num('queries', 100), redisUrl: REDIS_URL });
   table.note(`corpus: Debian English package descriptions, ${corpus.paragraphs} distinct paragraphs (+ sentences past that); queries: packages' short descriptions, relevant = that package's paragraphs.`);
+  table.note('search queries are cold: the bench server has no query-embedding cache, so every search request (semantic, hybrid, the filtered pair, the profile) runs the model on its query, as the bare figure does.');
   table.note(`model: generated BERT of all-MiniLM-L6-v2's exact shape (random weights), quantized=${model.quantized}; bare figures run the same embedder object in this process.`);
   console.log(`\n${table.render()}\n`);
   if (profiles.length) console.log(profiles.join('\n\n'));

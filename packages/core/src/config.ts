@@ -25,6 +25,8 @@ export interface Config {
   logFormat: LogFormat;
   trustProxy: string | boolean | number;
   rateLimit: { perMinute: number; unauthenticatedPerMinute: number; registerPerMinute: number };
+  /** How long a process may reuse an API key's row without reading it again; 0 reads it on every request. */
+  apiKeyCacheMs: number;
   /** Load shedding (services/api/src/middleware/backpressure.ts); 0 turns a bound off. */
   backpressure: { maxInFlight: number; maxEventLoopDelayMs: number; maxPoolWaitMs: number; requestTimeoutMs: number };
   embedding: {
@@ -105,6 +107,7 @@ const schema = Joi.object({
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(100),
   UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(60),
   REGISTER_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(10),
+  API_KEY_CACHE_MS: Joi.number().integer().min(0).max(300_000).default(10_000),
   MAX_IN_FLIGHT_REQUESTS: Joi.number().integer().min(0).default(8),
   MAX_EVENT_LOOP_DELAY_MS: Joi.number().integer().min(0).default(1000),
   MAX_DB_POOL_WAIT_MS: Joi.number().integer().min(0).default(100),
@@ -180,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       unauthenticatedPerMinute: v.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE,
       registerPerMinute: v.REGISTER_RATE_LIMIT_PER_MINUTE,
     },
+    apiKeyCacheMs: v.API_KEY_CACHE_MS,
     backpressure: {
       maxInFlight: v.MAX_IN_FLIGHT_REQUESTS,
       maxEventLoopDelayMs: v.MAX_EVENT_LOOP_DELAY_MS,

@@ -12,19 +12,17 @@ export const byScore = (rows: Array<{ id: string; score: number | string }>): Ne
   rows.map((r) => ({ id: r.id, score: Number(r.score) })).sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
 
 /**
- * The k rows of `filtered` (always account-scoped, holding `<table>.id` and `<table>.embedding`)
- * nearest to `vector` by cosine distance.
- *
- * The HNSW index on `<table>.embedding` answers first. A filtered HNSW scan only sees ef_search
- * candidates from the whole table (every tenant's rows), so iterative scans keep it going until k
- * rows pass the filters; relaxed order is re-sorted here. When the index still yields fewer than k
- * (a small or heavily filtered set), an exact scan over the filtered rows answers instead.
+ * Candidates HNSW keeps while searching: recall@10 against an exact scan was 0.97 at 40 and
+ * ≥ 0.98 from 100 on the bench's 10k real-text store (npm run bench), for a few ms.
  */
+const efSearch = (k: number) => Math.min(1000, Math.max(EF_SEARCH_MIN, k * 2));
+const EF_SEARCH_MIN = 100;
+
 /** The index-ordered top-k query, inside a transaction that lets HNSW scan iteratively. */
 async function inIterativeScan<T>(db: Knex, k: number, run: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
   return db.transaction(async (trx) => {
-    await trx.raw('SET LOCAL hnsw.iterative_scan = relaxed_order');
-    await trx.raw(`SET LOCAL hnsw.ef_search = ${Math.min(1000, Math.max(40, k * 2))}`);
+    // Both settings in one statement (one round trip); is_local: they end with the transaction.
+    await trx.raw(`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', ?, true)`, [String(efSearch(k))]);
     return run(trx);
   });
 }
@@ -43,6 +41,15 @@ const indexOrdered = (db: Knex, table: string, filtered: (db: Knex) => Knex.Quer
     .limit(k);
 };
 
+/**
+ * The k rows of `filtered` (always account-scoped, holding `<table>.id` and `<table>.embedding`)
+ * nearest to `vector` by cosine distance.
+ *
+ * The HNSW index on `<table>.embedding` answers first. A filtered HNSW scan only sees ef_search
+ * candidates from the whole table (every tenant's rows), so iterative scans keep it going until k
+ * rows pass the filters; relaxed order is re-sorted here. When the index still yields fewer than k
+ * (a small or heavily filtered set), an exact scan over the filtered rows answers instead.
+ */
 export async function nearestNeighbours(
   db: Knex,
   table: string,

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { Candidate, Db, entitiesRepository, memoriesRepository, MemoryRow, SearchFilters, searchEventsRepository } from '@ams/db';
+import { Candidate, Db, EntityLinkRef, memoriesRepository, MemoryRow, SearchFilters, searchEventsRepository } from '@ams/db';
 import { cosineSimilarity, Embedder, embedQuery } from '@ams/embeddings';
 import { compressToQuery, splitSentences } from '@ams/text';
 import { resolveAgentForRead } from './agent-ref';
@@ -36,12 +36,13 @@ async function rank({ db, embedder }: SearchDeps, f: SearchFilters, body: Search
     return { scored: hits.map((c) => ({ ...c, breakdown: { semantic: c.score } })), evaluated: hits.length, queryVector };
   }
   const depth = hybridDepth(body.limit);
-  const { hits: semantic, queryVector } = await semanticLeg(db, embedder, f, body.query, depth);
-  const lists: Record<string, Candidate[]> = {
-    semantic,
-    keyword: await memoriesRepository.keywordCandidates(db, f, body.query, depth),
-    graph: await memoriesRepository.graphCandidates(db, f, entityNamesInQuery(body.query), depth),
-  };
+  // One query embedding; the keyword and graph legs run while the model embeds it, each on its own connection.
+  const [{ queryVector, hits: semantic }, keyword, graph] = await Promise.all([
+    semanticLeg(db, embedder, f, body.query, depth),
+    memoriesRepository.keywordCandidates(db, f, body.query, depth),
+    memoriesRepository.graphCandidates(db, f, entityNamesInQuery(body.query), depth),
+  ]);
+  const lists: Record<string, Candidate[]> = { semantic, keyword, graph };
   const fused = reciprocalRankFusion(lists);
   return {
     scored: fused.map((c) => ({ id: c.id, score: c.score, breakdown: { rrf: c.score, ranks: c.ranks, scores: c.scores } })),
@@ -87,33 +88,24 @@ export async function searchMemories(deps: SearchDeps, caller: Caller, body: Sea
   const { scored, evaluated, queryVector } =
     matchesNothing ? { scored: [], evaluated: 0, queryVector: undefined } : await rank(deps, filters, body);
   const kept = scored.filter((s) => s.score >= body.min_score).slice(0, body.limit);
-  const rows = await memoriesRepository.findLiveByIds(db, caller.accountId, kept.map((s) => s.id));
-  const entities = await entitiesRepository.entitiesForMemories(db, caller.accountId, kept.map((s) => s.id));
+  // Rows, entities and the search event in one statement: recorded before responding, so stats
+  // read right after include this search (response_ms: up to this statement).
+  const hits = await searchEventsRepository.recordWithResults(
+    db,
+    { accountId: caller.accountId, agentId: agent === 'none' ? null : agent, query: body.query, searchMode: body.search_mode, responseMs: performance.now() - started },
+    kept,
+  );
   const vectorForCompress = body.compress ? (queryVector ?? (await embedQuery(deps.embedder, body.query))) : undefined;
   const compressed = vectorForCompress
-    ? await compress(deps.embedder, rows, vectorForCompress, body.max_context_tokens ?? DEFAULT_COMPRESS_TOKENS)
+    ? await compress(deps.embedder, hits, vectorForCompress, body.max_context_tokens ?? DEFAULT_COMPRESS_TOKENS)
     : undefined;
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const data = kept.flatMap((s) => {
-    const row = byId.get(s.id);
-    if (!row) return [];
-    const memory = presentMemorySummary(compressed ? { ...row, content: compressed.get(row.id)! } : row, entities.get(row.id) ?? []);
-    const score = round(s.score);
-    return [{ memory, score, ...flatSearchCopies(memory, score), ...(body.debug ? { score_breakdown: { mode: body.search_mode, ...s.breakdown } } : {}) }];
+  const breakdowns = new Map(kept.map((s) => [s.id, s.breakdown]));
+  const data = hits.map(({ score: raw, entities, ...row }) => {
+    const memory = presentMemorySummary(compressed ? { ...row, content: compressed.get(row.id)! } : row, distinctEntities(entities));
+    const score = round(raw);
+    return { memory, score, ...flatSearchCopies(memory, score), ...(body.debug ? { score_breakdown: { mode: body.search_mode, ...breakdowns.get(row.id) } } : {}) };
   });
-
-  const responseMs = performance.now() - started;
-  deps.onSearch?.(body.search_mode, responseMs / 1000);
-  // Recorded before responding, so stats read right after include this search.
-  await searchEventsRepository.record(db, {
-    accountId: caller.accountId,
-    agentId: agent === 'none' ? null : agent,
-    query: body.query,
-    searchMode: body.search_mode,
-    resultCount: data.length,
-    avgScore: data.length ? data.reduce((sum, d) => sum + d.score, 0) / data.length : null,
-    responseMs,
-  });
+  deps.onSearch?.(body.search_mode, (performance.now() - started) / 1000);
   return {
     object: 'search_results' as const,
     query: body.query,
@@ -128,3 +120,12 @@ export async function searchMemories(deps: SearchDeps, caller: Caller, body: Sea
 }
 
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
+
+/** One entry per entity, even when linked under several relationships (the list is best first). */
+function distinctEntities(links: EntityLinkRef[]): EntityLinkRef[] {
+  const out: EntityLinkRef[] = [];
+  for (const l of links) {
+    if (!out.some((e) => e.type === l.type && e.value === l.value)) out.push({ ...l, confidence: Math.round(Number(l.confidence) * 1e4) / 1e4 });
+  }
+  return out;
+}

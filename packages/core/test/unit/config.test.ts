@@ -65,6 +65,7 @@ describe('loadConfig', () => {
 
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
+    [{ API_KEY_CACHE_MS: '-1' }, 'API_KEY_CACHE_MS'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ RATE_LIMIT_PER_MINUTE: '0' }, 'RATE_LIMIT_PER_MINUTE'],
     [{ WEBHOOK_RETRY_DELAYS_MS: '5s,25s' }, 'WEBHOOK_RETRY_DELAYS_MS'],

@@ -9,6 +9,7 @@ import { projectRelationships } from './20261123_007_project_relationships';
 import { agentClientKeys } from './20261123_008_agent_client_keys';
 import { webhookSecretSealing } from './20261123_013_webhook_secret_sealing';
 import { dimensionlessVectors } from './20261123_020_dimensionless_vectors';
+import { searchGinNoPendingList } from './20261123_024_search_gin_no_pending_list';
 
 /** Listed explicitly (not globbed) so tsx, jest and a bundled build all see the same set, in order. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -22,5 +23,6 @@ export const MIGRATIONS: readonly Migration[] = [
   agentClientKeys,
   webhookSecretSealing,
   dimensionlessVectors,
+  searchGinNoPendingList,
 ];
 export type { Migration };

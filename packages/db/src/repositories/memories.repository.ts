@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { byScore, explainNearest, nearestNeighbours } from '../nearest';
+import { bm25Candidates } from '../keyword-ranking';
 import type { EmbeddingStatus, MemoryType, Tier, Visibility } from '@ams/memories/vocabulary';
 import { Page, PageParams, paginate } from '../pagination';
 import { literalDimensions, vectorMatch } from '../vector-column';
@@ -350,15 +351,9 @@ export const memoriesRepository = {
     return explainNearest(db, 'memories', semanticSet(f), vector, k);
   },
 
-  /** PostgreSQL full text (GIN on content_tsv); ts_rank_cd normalised to 0..1 (rank / (rank + 1)). */
+  /** PostgreSQL full text (GIN on content_tsv), ranked BM25-style (see keyword-ranking.ts); scores 0..1. */
   async keywordCandidates(db: Knex, f: SearchFilters, text: string, k: number): Promise<Candidate[]> {
-    const rows: Candidate[] = await searchable(db, f)
-      .crossJoin(db.raw(`websearch_to_tsquery('english', ?) AS q`, [text]))
-      .whereRaw('memories.content_tsv @@ q')
-      .select('memories.id', db.raw('ts_rank_cd(memories.content_tsv, q, 32) AS score'))
-      .orderBy([{ column: 'score', order: 'desc' }, { column: 'memories.created_at', order: 'desc' }])
-      .limit(k);
-    return byScore(rows);
+    return bm25Candidates(db, (d) => searchable(d, f), text, k);
   },
 
   /**

@@ -1,6 +1,7 @@
 import { ApiError, Logger, toIso } from '@ams/core';
 import { agentsRepository, ApiKeyRow, apiKeysRepository, PageParams } from '@ams/db';
 import type { AppContext, AuthContext } from '../context';
+import { apiKeyCacheFor } from '../lib/api-key-cache';
 import { generateApiKey, hashApiKey, hashesEqual, keyPrefix } from '../lib/api-key-tokens';
 import { hasScope, Scope } from '../lib/scopes';
 
@@ -12,11 +13,17 @@ export type AuthResult = { auth: AuthContext } | { failure: 'invalid' | 'expired
 export async function authenticateApiKey(ctx: AppContext, presented: string, logger: Logger = ctx.logger): Promise<AuthResult> {
   if (!presented.startsWith('mem_') || presented.length > 200) return { failure: 'invalid' };
   const hash = hashApiKey(presented);
-  const row = await apiKeysRepository.findByHash(ctx.db.knex, hash);
+  const cache = apiKeyCacheFor(ctx.db.knex);
+  const cached = cache.get(hash, ctx.config.apiKeyCacheMs);
+  const readAt = Date.now();
+  const row = cached ?? (await apiKeysRepository.findByHash(ctx.db.knex, hash));
   if (!row || !hashesEqual(row.key_hash, hash)) return { failure: 'invalid' };
   if (row.revoked_at) return { failure: 'revoked' };
   if (row.expires_at && row.expires_at.getTime() <= Date.now()) return { failure: 'expired' };
+  // Cached from the read only, never refreshed by use: another process's revocation shows within the TTL.
+  if (!cached && ctx.config.apiKeyCacheMs > 0) cache.set(hash, row, readAt);
   if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > TOUCH_INTERVAL_MS) {
+    row.last_used_at = new Date();
     // Bookkeeping only: a failure here must not fail the request.
     apiKeysRepository.touch(ctx.db.knex, row.account_id, row.id).catch((err: Error) => {
       logger.warn('could not record key use', { key_id: row.id, error: err.message });
@@ -69,6 +76,7 @@ export const listApiKeys = (ctx: AppContext, accountId: string, page: PageParams
 
 export async function revokeApiKey(ctx: AppContext, accountId: string, id: string): Promise<void> {
   const revoked = await apiKeysRepository.revoke(ctx.db.knex, accountId, id);
+  apiKeyCacheFor(ctx.db.knex).evictKey(accountId, id);
   if (!revoked) throw ApiError.notFound('API key');
 }
 

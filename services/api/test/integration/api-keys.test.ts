@@ -1,4 +1,4 @@
-import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp } from '@ams/testing';
+import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp, waitFor } from '@ams/testing';
 
 describe('API keys (/v1/api-keys)', () => {
   let t: TestApp;
@@ -89,6 +89,36 @@ describe('API keys (/v1/api-keys)', () => {
     expect(body.message).toBe('API key has been revoked');
     expectError(await t.request().delete(`/v1/api-keys/${created.body.id}`).set(bearer(acct.key)), 404, 'not_found');
     expectError(await t.request().delete('/v1/api-keys/not-a-uuid').set(bearer(acct.key)), 404, 'not_found');
+  });
+
+  it('a key revoked by another process (straight in the database) stops working within API_KEY_CACHE_MS', async () => {
+    const short = await createTestApp({ API_KEY_CACHE_MS: '200' }, { db: t.ctx.db });
+    try {
+      const created = await t.request().post('/v1/api-keys').set(bearer(acct.key)).send({ name: 'elsewhere', scopes: ['read'] });
+      // Used once, so this process holds its row.
+      expect((await short.request().get('/v1/agents').set(bearer(created.body.key))).status).toBe(200);
+      await t.ctx.db.knex('api_keys').where({ id: created.body.id }).update({ revoked_at: new Date() });
+      let last: { status: number; body: { message?: string } } = { status: 0, body: {} };
+      await waitFor(async () => {
+        last = await short.request().get('/v1/agents').set(bearer(created.body.key));
+        return last.status === 401;
+      }, 5_000, 'revoked key refused');
+      expect(last.body.message).toBe('API key has been revoked');
+    } finally {
+      await short.close();
+    }
+  });
+
+  it('with API_KEY_CACHE_MS=0 every request reads the key: a revocation anywhere stops it at once', async () => {
+    const uncached = await createTestApp({ API_KEY_CACHE_MS: '0' });
+    try {
+      const other = await createAccount(uncached.ctx);
+      expect((await uncached.request().get('/v1/agents').set(bearer(other.key))).status).toBe(200);
+      await uncached.ctx.db.knex('api_keys').where({ account_id: other.accountId }).update({ revoked_at: new Date() });
+      expectError(await uncached.request().get('/v1/agents').set(bearer(other.key)), 401, 'unauthorized');
+    } finally {
+      await uncached.close();
+    }
   });
 
   it("cannot see or revoke another account's keys", async () => {

@@ -58,6 +58,20 @@ describe('POST /v1/memories/search', () => {
     expect(contents(excluded)).toEqual(['Old database migration plan from 2019']);
   });
 
+  it('keyword mode matches any query word and ranks rarer words higher (BM25-style)', async () => {
+    for (const content of ['queue worker retries failed jobs', 'queue worker restarts nightly', 'queue depth alarm fired', 'kafka consumer lag grew']) {
+      await t.request().post('/v1/memories').set(bearer(acct.key)).send({ agent_id: 'bm25', content });
+    }
+    const res = await search({ query: 'kafka queue', search_mode: 'keyword', agent_id: 'bm25' });
+    expect(res.status).toBe(200);
+    expect(contents(res)[0]).toBe('kafka consumer lag grew');
+    expect(contents(res)).toHaveLength(4);
+    const scores = res.body.data.map((d: Hit) => d.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    expect(scores[0]).toBeGreaterThan(scores[1]);
+    expect(contents(await search({ query: 'the of and', search_mode: 'keyword', agent_id: 'bm25' }))).toEqual([]);
+  });
+
   it('hybrid mode fuses vector, text and entity-graph candidates with reciprocal rank fusion', async () => {
     // A memory that never says "Kubernetes" but is linked to that entity: only the graph leg finds it by name.
     const m = await t.request().post('/v1/memories').set(bearer(acct.key)).send({ agent_id: 'graph', content: 'pods restarted after the node pool upgrade' });

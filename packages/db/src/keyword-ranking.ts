@@ -1,0 +1,74 @@
+import type { Knex } from 'knex';
+import { byScore, Neighbour } from './nearest';
+
+/**
+ * Keyword search ranked BM25-style over PostgreSQL full text (works the same on PGlite): any query
+ * word may match (OR), rare words weigh more (idf from the word's document frequency in the
+ * caller's searchable rows), shorter memories a little more (BM25 length normalisation, k1 1.2,
+ * b 0.75, each word counted once). Two statements, both on the GIN index on content_tsv:
+ *   1. the query's lexemes (PostgreSQL's parser and stemmer) with their document frequency,
+ *      counted up to COMMON rows each (a LATERAL join: as a subquery expression the planner
+ *      would not use the GIN index for it);
+ *   2. candidates = rows holding any rare lexeme or any two common ones, scored, top k.
+ * A word in COMMON or more rows only adds to the score of rows found otherwise: scoring every row
+ * that holds one common word is what makes a plain OR query slow, and such rows rank low anyway.
+ * A query using web-search syntax ("a phrase", -word, or) keeps websearch_to_tsquery's meaning
+ * as the filter and is ranked the same way.
+ */
+const COMMON = 500;
+const MAX_TERMS = 12;
+const MAX_COMMON_PAIRED = 6;
+const K1 = 1.2;
+const B = 0.75;
+
+const WEB_SEARCH_SYNTAX = /"|(^|\s)-\S|\sor\s/i;
+
+interface Term {
+  tq: string;
+  df: number;
+  n: number;
+}
+
+export async function bm25Candidates(db: Knex, rows: (db: Knex) => Knex.QueryBuilder, text: string, k: number): Promise<Neighbour[]> {
+  const syntax = WEB_SEARCH_SYNTAX.test(text);
+  // Excluded words (-word) are not terms to rank by.
+  const positive = syntax ? text.replace(/(^|\s)-\S+/g, ' ') : text;
+  const holding = rows(db).whereRaw('memories.content_tsv @@ quote_literal(t.lex)::tsquery').select(db.raw('1')).limit(COMMON);
+  const { rows: found } = await db.raw(
+    `SELECT quote_literal(t.lex)::tsquery::text AS tq, d.df, (SELECT greatest(reltuples, 0) FROM pg_class WHERE oid = 'memories'::regclass)::float8 AS n
+       FROM unnest(tsvector_to_array(to_tsvector('english', ?))) AS t(lex)
+       CROSS JOIN LATERAL (SELECT count(*)::int AS df FROM (?) AS s) AS d`,
+    [positive, holding],
+  );
+  const terms = (found as Term[])
+    .map((t) => ({ ...t, df: Number(t.df), n: Number(t.n) }))
+    .filter((t) => t.df > 0)
+    .sort((a, b) => a.df - b.df)
+    .slice(0, MAX_TERMS);
+  if (terms.length === 0) return [];
+  // reltuples is an estimate (and unknown before the first ANALYZE): never below what was counted.
+  const n = Math.max(1, terms[0]!.n, ...terms.map((t) => t.df));
+  const idf = terms.map((t) => Math.log(1 + (n - t.df + 0.5) / (t.df + 0.5)));
+  const filter = syntax ? db.raw(`websearch_to_tsquery('english', ?)`, [text]) : db.raw('?::tsquery', [candidateQuery(terms)]);
+  const score = terms.map(() => '(memories.content_tsv @@ ?::tsquery)::int * ?::float8').join(' + ');
+  const scored = rows(db)
+    .whereRaw('memories.content_tsv @@ ?', [filter])
+    .select('memories.id', 'memories.created_at', db.raw(`(${score}) AS idf_sum`, terms.flatMap((t, i) => [t.tq, idf[i]!])), db.raw('length(memories.content_tsv) AS len'));
+  const ranked: Array<{ id: string; score: number }> = await db
+    .from(scored.as('c'))
+    .select('id', db.raw(`idf_sum * ${K1 + 1} / (1 + ${K1} * (${1 - B} + ${B} * len / greatest(avg(len) OVER (), 1))) AS score`))
+    .orderBy([{ column: 'score', order: 'desc' }, { column: 'created_at', order: 'desc' }, { column: 'id' }])
+    .limit(k);
+  // 0..1 for the API (a rank, not a probability): s / (s + 1), order kept.
+  return byScore(ranked.map((r) => ({ id: r.id, score: Number(r.score) / (Number(r.score) + 1) })));
+}
+
+/** Rows holding any rare term, or any two of the (few rarest) common ones; all common: any two, else any. */
+function candidateQuery(terms: Array<{ tq: string; df: number }>): string {
+  const rare = terms.filter((t) => t.df < COMMON).map((t) => t.tq);
+  const common = terms.filter((t) => t.df >= COMMON).slice(0, MAX_COMMON_PAIRED).map((t) => t.tq);
+  const parts = [...rare];
+  for (let i = 0; i < common.length; i++) for (let j = i + 1; j < common.length; j++) parts.push(`(${common[i]} & ${common[j]})`);
+  if (parts.length === 0) parts.push(...common);
+  return parts.join(' | ');
+}
