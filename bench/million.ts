@@ -20,7 +20,7 @@ export async function runMillion(ctx: { model: BenchModel; bank: VectorBank; cor
   const n = num('million-rows', 1_000_000);
   const config = n === 1_000_000 ? '1M vectors' : `${n} vectors`;
   console.error(`\n== ${config}`);
-  const server = await startBenchServer(ctx.model.embedder, { redisUrl: ctx.redisUrl });
+  const server = await startBenchServer(ctx.model.embedder, { redisUrl: ctx.redisUrl, inProcessModel: true });
   const db = server.ctx.db.knex;
   try {
     const res = await post(server, '/v1/memories', { content: ctx.corpus.docs[0], agent_id: 'bench' });

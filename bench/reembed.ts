@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   const batch = arg('batch', 32);
   const generated = ensureGeneratedModel({ kind: arg('full', 0) ? 'full' : 'tiny' });
   const embedder = new SwitchableEmbedder(new LexicalEmbedder());
-  const server = await startBenchServer(embedder);
+  const server = await startBenchServer(embedder, { inProcessModel: true });
   try {
     const { db: database, logger } = server.ctx;
     const db = database.knex;

@@ -223,7 +223,7 @@ async function runConfig(mode: 'split' | 'embedded', n: number, ctx: { model: Be
   const api = Math.min(num('api', 200), n);
   console.error(`\n== ${config}`);
   const profiler = new SearchProfiler();
-  const server = await startBenchServer(ctx.model.embedder, { redisUrl: mode === 'split' ? REDIS_URL : undefined, embedded: mode === 'embedded', instrument: profiler.instrument });
+  const server = await startBenchServer(ctx.model.embedder, { redisUrl: mode === 'split' ? REDIS_URL : undefined, embedded: mode === 'embedded', inProcessModel: true, instrument: profiler.instrument });
   profiler.attach(server.server);
   try {
     const loaded = await load(server, ctx.model, ctx.bank, ctx.corpus, n, api, ctx.table, config);

@@ -57,10 +57,13 @@ export interface BenchServer {
  * split mode: v2 creates are queued (under a fresh key prefix) for worker processes. With
  * `embedded`, PGlite in a temporary directory and the in-process embedding worker (`npm start`'s mode).
  * `instrument` sees the context before the app is built (the profiler wraps the embedder and Redis).
+ * `inProcessModel`: the bench runs the bare model in this process too, blocking the server's event
+ * loop between its requests; overload shedding (event-loop delay, deadline) would then refuse the
+ * bench's own requests, so it is off (bench:load keeps it: shedding is what it measures).
  */
 export async function startBenchServer(
   embedder: Embedder = new LexicalEmbedder(),
-  opts: { redisUrl?: string; embedded?: boolean; instrument?: (ctx: AppContext) => void } = {},
+  opts: { redisUrl?: string; embedded?: boolean; inProcessModel?: boolean; instrument?: (ctx: AppContext) => void } = {},
 ): Promise<BenchServer> {
   const dbName = `ams_bench_${Date.now().toString(36)}_${crypto.randomBytes(2).toString('hex')}`;
   const url = opts.embedded ? undefined : await createPostgresDatabase(ADMIN_URL, dbName);
@@ -73,6 +76,7 @@ export async function startBenchServer(
     REDIS_KEY_PREFIX: dbName,
     RATE_LIMIT_PER_MINUTE: '100000000',
     NODE_ENV: 'test',
+    ...(opts.inProcessModel ? { MAX_EVENT_LOOP_DELAY_MS: '0', REQUEST_TIMEOUT_MS: '0' } : {}),
   };
   if (opts.embedded) delete env.DATABASE_URL;
   const config = loadConfig(env);
