@@ -9,7 +9,7 @@ import { toPgVector } from '@ams/embeddings';
 import { Corpus, queriesFor } from './corpus';
 import { BenchModel, singleLatency, VectorBank } from './model';
 import { ms, Table, times } from './report';
-import { percentiles, post, startBenchServer } from './support';
+import { memoriesHnswIndex, percentiles, post, startBenchServer } from './support';
 
 const num = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -36,7 +36,8 @@ export async function runMillion(ctx: { model: BenchModel; bank: VectorBank; cor
       await db('bench_bank').insert(rows);
     }
     for (let i = 0; i < docs; i += 2_000) await db('bench_docs').insert(ctx.corpus.docs.slice(i, i + 2_000).map((content, j) => ({ i: i + j, content })));
-    await db.raw('DROP INDEX memories_embedding_hnsw_idx');
+    const hnsw = await memoriesHnswIndex(db, ctx.model.embedder.dimensions);
+    await db.raw(`DROP INDEX ${hnsw.name}`);
     const t0 = performance.now();
     const step = 100_000;
     for (let from = 0; from < n; from += step) {
@@ -57,11 +58,11 @@ export async function runMillion(ctx: { model: BenchModel; bank: VectorBank; cor
     const b0 = performance.now();
     await db.transaction(async (trx) => {
       await trx.raw(`SET LOCAL maintenance_work_mem = '${process.env.BENCH_MAINTENANCE_WORK_MEM ?? '3GB'}'`);
-      await trx.raw('CREATE INDEX memories_embedding_hnsw_idx ON memories USING hnsw (embedding vector_cosine_ops)');
+      await trx.raw(hnsw.def);
     });
     const buildSeconds = (performance.now() - b0) / 1000;
     await db.raw('ANALYZE memories');
-    const size = await db.raw(`SELECT pg_relation_size('memories_embedding_hnsw_idx') AS index, pg_total_relation_size('memories') AS total`);
+    const size = await db.raw(`SELECT pg_relation_size(?) AS index, pg_total_relation_size('memories') AS total`, [hnsw.name]);
     const gib = (b: string) => `${(Number(b) / 2 ** 30).toFixed(2)} GiB`;
 
     const texts = queriesFor(ctx.corpus, ctx.corpus.docs.length, ctx.queryCount).map((q) => q.text);

@@ -19,7 +19,7 @@ import { runMillion } from './million';
 import { batchedRate, BenchModel, loadBenchModel, VectorBank } from './model';
 import { SearchProfiler } from './profile';
 import { ms, rate, Table, times } from './report';
-import { BenchServer, percentiles, post, startBenchServer } from './support';
+import { BenchServer, memoriesHnswIndex, percentiles, post, startBenchServer } from './support';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const full = process.argv.includes('--full');
@@ -55,9 +55,8 @@ async function load(server: BenchServer, model: BenchModel, bank: VectorBank, co
   table.add(config, `v1 batch ingestion (${api} docs, 100/request)`, `model, naive batches of ${model.batchSize}: ${rate(bareNaive)}`, rate(apiRate), times(apiRate / bareNaive));
 
   const agents = new Map<string, string>((await db('agents').select('id', 'name')).map((a: { id: string; name: string }) => [a.name, a.id]));
-  const hnsw = await db.raw(`SELECT indexdef FROM pg_indexes WHERE indexname = 'memories_embedding_hnsw_idx'`);
-  const indexdef: string = hnsw.rows[0].indexdef;
-  await db.raw('DROP INDEX memories_embedding_hnsw_idx');
+  const { name: hnswName, def: indexdef } = await memoriesHnswIndex(db, model.embedder.dimensions);
+  await db.raw(`DROP INDEX ${hnswName}`);
   let fromModel = 0;
   let jittered = 0;
   const bulkStart = performance.now();

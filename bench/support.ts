@@ -130,3 +130,17 @@ export async function post(server: BenchServer, path: string, body: unknown, ret
   if (!res) return post(server, path, body, true);
   return { status: res.status, body: await res.json() };
 }
+
+/**
+ * The HNSW index that serves memories' vectors of `dims` dimensions (migration 020 makes one per
+ * size on a cast of the dimensionless column), so a bulk load can drop it and build it again after.
+ */
+export async function memoriesHnswIndex(db: Database['knex'], dims = 384): Promise<{ name: string; def: string }> {
+  const { rows } = await db.raw(
+    `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'memories' AND indexdef LIKE '%USING hnsw%' AND indexdef LIKE ?`,
+    [`%vector(${dims})%`],
+  );
+  const row = (rows as Array<{ indexname: string; indexdef: string }>)[0];
+  if (!row) throw new Error(`no HNSW index on memories for ${dims}-dimensional vectors`);
+  return { name: row.indexname, def: row.indexdef };
+}
