@@ -9,7 +9,7 @@ import { toPgVector } from '@ams/embeddings';
 import { Corpus, queriesFor } from './corpus';
 import { BenchModel, singleLatency, VectorBank } from './model';
 import { ms, Table, times } from './report';
-import { memoriesHnswIndex, percentiles, post, startBenchServer } from './support';
+import { bareTopK, memoriesHnswIndex, percentiles, post, startBenchServer } from './support';
 
 const num = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -70,7 +70,7 @@ export async function runMillion(ctx: { model: BenchModel; bank: VectorBank; cor
     const bare: number[] = [];
     for (const v of embed.vectors) {
       const s = performance.now();
-      await db.raw('SELECT id FROM memories WHERE account_id = ? ORDER BY embedding <=> ?::vector LIMIT 10', [server.accountId, toPgVector(v)]);
+      await db.raw(bareTopK(ctx.model.embedder.dimensions), [server.accountId, toPgVector(v)]);
       bare.push(performance.now() - s);
     }
     const service: number[] = [];

@@ -19,7 +19,7 @@ import { runMillion } from './million';
 import { batchedRate, BenchModel, loadBenchModel, VectorBank } from './model';
 import { SearchProfiler } from './profile';
 import { ms, rate, Table, times } from './report';
-import { BenchServer, memoriesHnswIndex, percentiles, post, startBenchServer } from './support';
+import { BenchServer, bareTopK, memoriesHnswIndex, percentiles, post, startBenchServer } from './support';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const full = process.argv.includes('--full');
@@ -140,7 +140,7 @@ async function searchFigures(server: BenchServer, model: BenchModel, corpus: Cor
     bareEmbed.push(performance.now() - t0);
     vectors.push(v);
     t0 = performance.now();
-    await db.raw('SELECT id FROM memories WHERE account_id = ? ORDER BY embedding <=> ?::vector LIMIT 10', [server.accountId, v]);
+    await db.raw(bareTopK(model.embedder.dimensions), [server.accountId, v]);
     bareVector.push(performance.now() - t0);
     await service(semantic, { query: text, search_mode: 'semantic' });
     await service(hybrid, { query: text, search_mode: 'hybrid' });

@@ -144,3 +144,7 @@ export async function memoriesHnswIndex(db: Database['knex'], dims = 384): Promi
   if (!row) throw new Error(`no HNSW index on memories for ${dims}-dimensional vectors`);
   return { name: row.indexname, def: row.indexdef };
 }
+
+/** pgvector's own top-10 as the index serves it (its cast and size predicate, default settings): the bare limit. */
+export const bareTopK = (dims: number) =>
+  `SELECT id FROM memories WHERE account_id = ? AND vector_dims(embedding) = ${dims} ORDER BY embedding::vector(${dims}) <=> ?::vector LIMIT 10`;
