@@ -99,6 +99,8 @@ export async function createTestApp(
     ctx,
     request: () => supertest.agent(app),
     async close() {
+      // The app's load gauge samples on a timer: left running, it would keep this app (and its test file's modules) alive.
+      (api.locals.load as { close?: () => void } | undefined)?.close?.();
       await ingestion?.close();
       if (!opts.redis) await redis?.close();
       if (owned) await db.close();
