@@ -93,3 +93,18 @@ export function ConfirmButton({ label, confirmLabel, onConfirm, disabled, tone =
 
 export const Scoped = ({ allowed, why, children }: { allowed: boolean; why: string; children: ComponentChildren }) =>
   allowed ? <>{children}</> : <p class="muted scoped-note">{why}</p>;
+
+type Choice = string | readonly [value: string, label: string];
+
+/** A filter's <select>: the "any" choice (value '') first, then each option (a value, or a value and its label). */
+export function FilterSelect({ value, any, options, onChange }: { value: string | undefined; any: string; options: readonly Choice[]; onChange: (value: string) => void }) {
+  return (
+    <select value={value ?? ''} onChange={(e) => onChange((e.target as HTMLSelectElement).value)}>
+      <option value="">{any}</option>
+      {options.map((o) => {
+        const [v, label] = typeof o === 'string' ? [o, o] : o;
+        return <option key={v} value={v}>{label}</option>;
+      })}
+    </select>
+  );
+}

@@ -1,7 +1,7 @@
 import type { Decision, ListPage } from '../api/types';
 import { ago, preview, when } from '../components/format';
 import { Empty, Load } from '../components/states';
-import { Badge, Field, PageHeader, Section, StatusBadge } from '../components/ui';
+import { Badge, Field, FilterSelect, PageHeader, Section, StatusBadge } from '../components/ui';
 import { href, navigate } from '../router';
 import { useSession } from '../session';
 import { useResource } from '../use-resource';
@@ -18,10 +18,7 @@ export function DecisionsPage({ query }: { query: URLSearchParams }) {
       <PageHeader title="Decisions" subtitle="Design choices with their rationale, status and what replaced them." />
       <form class="filters" aria-label="Filter decisions" onSubmit={(e) => e.preventDefault()}>
         <Field label="Status">
-          <select value={status} onChange={(e) => navigate('/decisions', { status: (e.target as HTMLSelectElement).value })}>
-            <option value="">Any status</option>
-            {STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
-          </select>
+          <FilterSelect value={status} any="Any status" options={STATUSES} onChange={(v) => navigate('/decisions', { status: v })} />
         </Field>
       </form>
       <Load resource={decisions} label="Loading decisions…">

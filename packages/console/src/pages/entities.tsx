@@ -1,7 +1,7 @@
 import type { Entity, EntityGraph, ListPage } from '../api/types';
 import { preview, when } from '../components/format';
 import { Empty, Load } from '../components/states';
-import { Badge, Field, PageHeader, Section } from '../components/ui';
+import { Badge, Field, FilterSelect, PageHeader, Section } from '../components/ui';
 import { href, navigate } from '../router';
 import { useSession } from '../session';
 import { useResource } from '../use-resource';
@@ -17,10 +17,7 @@ export function EntitiesPage({ query }: { query: URLSearchParams }) {
       <PageHeader title="Entities" subtitle="The knowledge graph: people, technologies, projects… and the memories that mention them." />
       <form class="filters" aria-label="Filter entities" onSubmit={(e) => e.preventDefault()}>
         <Field label="Type">
-          <select value={type} onChange={(e) => navigate('/entities', { entity_type: (e.target as HTMLSelectElement).value })}>
-            <option value="">Any type</option>
-            {ENTITY_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
-          </select>
+          <FilterSelect value={type} any="Any type" options={ENTITY_TYPES} onChange={(v) => navigate('/entities', { entity_type: v })} />
         </Field>
       </form>
       <Load resource={entities} label="Loading entities…">

@@ -4,7 +4,7 @@ import { MEMORY_TYPES, TIERS } from '../api/types';
 import { AgentSelect, ProjectSelect, useAgentNames } from '../components/pickers';
 import { ago, preview } from '../components/format';
 import { Empty, ErrorPanel, Loading } from '../components/states';
-import { Badge, Field, PageHeader, StatusBadge } from '../components/ui';
+import { Badge, Field, FilterSelect, PageHeader, StatusBadge } from '../components/ui';
 import { href, navigate } from '../router';
 import { useSession } from '../session';
 import { asFailure } from '../use-resource';
@@ -54,16 +54,10 @@ export function MemoriesPage({ query }: { query: URLSearchParams }) {
           <AgentSelect value={filters.agent_id ?? ''} onChange={(v) => set('agent_id', v)} />
         </Field>
         <Field label="Type">
-          <select value={filters.memory_type} onChange={(e) => set('memory_type', (e.target as HTMLSelectElement).value)}>
-            <option value="">Any type</option>
-            {MEMORY_TYPES.map((t) => <option key={t} value={t}>{t.replace('_', ' ')}</option>)}
-          </select>
+          <FilterSelect value={filters.memory_type} any="Any type" options={MEMORY_TYPES.map((t) => [t, t.replace('_', ' ')] as const)} onChange={(v) => set('memory_type', v)} />
         </Field>
         <Field label="Tier">
-          <select value={filters.tier} onChange={(e) => set('tier', (e.target as HTMLSelectElement).value)}>
-            <option value="">Any tier</option>
-            {TIERS.map((t) => <option key={t} value={t}>{t}</option>)}
-          </select>
+          <FilterSelect value={filters.tier} any="Any tier" options={TIERS} onChange={(v) => set('tier', v)} />
         </Field>
         <Field label="Project">
           <ProjectSelect value={filters.project_id ?? ''} onChange={(v) => set('project_id', v)} />
@@ -77,24 +71,13 @@ export function MemoriesPage({ query }: { query: URLSearchParams }) {
           />
         </Field>
         <Field label="Archived">
-          <select value={filters.archived} onChange={(e) => set('archived', (e.target as HTMLSelectElement).value)}>
-            <option value="">Archived or not</option>
-            <option value="false">Not archived</option>
-            <option value="true">Archived only</option>
-          </select>
+          <FilterSelect value={filters.archived} any="Archived or not" options={[['false', 'Not archived'], ['true', 'Archived only']]} onChange={(v) => set('archived', v)} />
         </Field>
         <Field label="Visibility">
-          <select value={filters.visibility} onChange={(e) => set('visibility', (e.target as HTMLSelectElement).value)}>
-            <option value="">Any visibility</option>
-            <option value="private">Private</option>
-            <option value="confidential">Confidential only</option>
-          </select>
+          <FilterSelect value={filters.visibility} any="Any visibility" options={[['private', 'Private'], ['confidential', 'Confidential only']]} onChange={(v) => set('visibility', v)} />
         </Field>
         <Field label="Embedding">
-          <select value={filters.embedding_status} onChange={(e) => set('embedding_status', (e.target as HTMLSelectElement).value)}>
-            <option value="">Any status</option>
-            {['ready', 'pending', 'processing', 'failed'].map((s) => <option key={s} value={s}>{s}</option>)}
-          </select>
+          <FilterSelect value={filters.embedding_status} any="Any status" options={['ready', 'pending', 'processing', 'failed']} onChange={(v) => set('embedding_status', v)} />
         </Field>
         {active > 0 && (
           <button type="button" class="btn btn-ghost filters-clear" onClick={() => navigate('/memories')}>

@@ -1,7 +1,7 @@
 import type { ListPage, Pattern } from '../api/types';
 import { preview, when } from '../components/format';
 import { Empty, Load } from '../components/states';
-import { Badge, Field, PageHeader, Section } from '../components/ui';
+import { Badge, Field, FilterSelect, PageHeader, Section } from '../components/ui';
 import { href, navigate } from '../router';
 import { useSession } from '../session';
 import { useResource } from '../use-resource';
@@ -15,9 +15,7 @@ export function PatternsPage({ query }: { query: URLSearchParams }) {
       <PageHeader title="Patterns" subtitle="Reusable conventions, and the projects that adopted them." />
       <form class="filters" aria-label="Filter patterns" onSubmit={(e) => e.preventDefault()}>
         <Field label="Scope">
-          <select value={scope} onChange={(e) => navigate('/patterns', { scope: (e.target as HTMLSelectElement).value })}>
-            <option value="">Any scope</option><option value="global">global</option><option value="project">project</option>
-          </select>
+          <FilterSelect value={scope} any="Any scope" options={['global', 'project']} onChange={(v) => navigate('/patterns', { scope: v })} />
         </Field>
       </form>
       <Load resource={patterns} label="Loading patterns…">

@@ -6,7 +6,7 @@ import { ScoreBars, type Bar } from '../components/charts';
 import { AgentSelect, useAgentNames } from '../components/pickers';
 import { preview } from '../components/format';
 import { Empty, ErrorPanel, Loading } from '../components/states';
-import { Field, PageHeader, StatusBadge } from '../components/ui';
+import { Field, FilterSelect, PageHeader, StatusBadge } from '../components/ui';
 import { href } from '../router';
 import { useSession } from '../session';
 import { asFailure } from '../use-resource';
@@ -119,10 +119,7 @@ export function SearchPage() {
         <div class="form-row">
           <Field label="Agent"><AgentSelect value={form.agent_id} onChange={(v) => set('agent_id', v)} /></Field>
           <Field label="Tier">
-            <select value={form.tier} onChange={(e) => set('tier', (e.target as HTMLSelectElement).value)}>
-              <option value="">Any tier</option>
-              {TIERS.map((t) => <option key={t} value={t}>{t}</option>)}
-            </select>
+            <FilterSelect value={form.tier} any="Any tier" options={TIERS} onChange={(v) => set('tier', v)} />
           </Field>
           <Field label="Limit (1–100)">
             <input type="number" min="1" max="100" value={form.limit} onInput={(e) => set('limit', (e.target as HTMLInputElement).value)} />

@@ -2,7 +2,7 @@ import type { ListPage, Session } from '../api/types';
 import { AgentSelect, useAgentNames } from '../components/pickers';
 import { ago, when } from '../components/format';
 import { Empty, ErrorPanel, Load } from '../components/states';
-import { Field, PageHeader, Section, StatusBadge } from '../components/ui';
+import { Field, FilterSelect, PageHeader, Section, StatusBadge } from '../components/ui';
 import { href, navigate } from '../router';
 import { useSession } from '../session';
 import { useAction, useResource } from '../use-resource';
@@ -19,9 +19,7 @@ export function SessionsPage({ query }: { query: URLSearchParams }) {
       <form class="filters" aria-label="Filter sessions" onSubmit={(e) => e.preventDefault()}>
         <Field label="Agent"><AgentSelect value={agent} onChange={(v) => navigate('/sessions', { agent_id: v, status })} /></Field>
         <Field label="Status">
-          <select value={status} onChange={(e) => navigate('/sessions', { agent_id: agent, status: (e.target as HTMLSelectElement).value })}>
-            <option value="">Any status</option><option value="active">active</option><option value="ended">ended</option>
-          </select>
+          <FilterSelect value={status} any="Any status" options={['active', 'ended']} onChange={(v) => navigate('/sessions', { agent_id: agent, status: v })} />
         </Field>
       </form>
       <Load resource={sessions} label="Loading sessions…">
