@@ -10,6 +10,7 @@ export * from './repositories/api-keys.repository';
 export * from './repositories/agents.repository';
 export * from './repositories/webhook-deliveries.repository';
 export * from './repositories/memories.repository';
+export * from './repositories/new-memories.repository';
 export * from './repositories/entities.repository';
 export * from './repositories/search-events.repository';
 export * from './repositories/sessions.repository';

@@ -3,6 +3,7 @@ import path from 'node:path';
 import knexFactory, { Knex } from 'knex';
 import type { Config } from '@ams/core';
 import { installAbandon } from './abandonable';
+import { HNSW_SESSION_SETTINGS } from './nearest';
 
 export type Db = Knex;
 export type DbDriver = 'postgres' | 'pglite';
@@ -29,7 +30,12 @@ export async function createDatabase(config: Pick<Config, 'databaseUrl' | 'dataD
     const knex = knexFactory({
       client: 'pg',
       connection: config.databaseUrl,
-      pool: { min: 0, max: config.dbPoolMax },
+      pool: {
+        min: 0,
+        max: config.dbPoolMax,
+        afterCreate: (conn: { query(sql: string, cb: (err?: Error) => void): void }, done: (err: Error | undefined, conn: unknown) => void) =>
+          conn.query(HNSW_SESSION_SETTINGS, (err) => done(err, conn)),
+      },
     });
     installAbandon(knex, 'postgres');
     return { knex, driver: 'postgres', close: () => knex.destroy() };
@@ -44,6 +50,7 @@ export async function createPgliteDatabase(dataDir: string): Promise<Database> {
   const location = dataDir.startsWith('memory://') ? dataDir : path.resolve(dataDir);
   if (!location.startsWith('memory://')) fs.mkdirSync(location, { recursive: true });
   const pglite = await PGlite.create(location, { extensions: { vector } });
+  await pglite.exec(HNSW_SESSION_SETTINGS);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const ClientPgLite = require('knex-pglite');
   const knex = knexFactory({ client: ClientPgLite, connection: { pglite } as never });

@@ -18,11 +18,19 @@ export const byScore = (rows: Array<{ id: string; score: number | string }>): Ne
 const efSearch = (k: number) => Math.min(1000, Math.max(EF_SEARCH_MIN, k * 2));
 const EF_SEARCH_MIN = 100;
 
-/** The index-ordered top-k query, inside a transaction that lets HNSW scan iteratively. */
-async function inIterativeScan<T>(db: Knex, k: number, run: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+/**
+ * What every connection starts with (createDatabase): iterative scans (a filtered HNSW scan goes on
+ * until k rows pass) and EF_SEARCH_MIN. A top-k of up to EF_SEARCH_MIN / 2 rows is then one
+ * statement on any connection; only a deeper one pays a transaction to raise ef_search.
+ */
+export const HNSW_SESSION_SETTINGS = `SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = ${EF_SEARCH_MIN}`;
+
+/** The index-ordered top-k query, on a connection whose HNSW settings suit k. */
+async function inIterativeScan<T>(db: Knex, k: number, run: (db: Knex) => Promise<T>): Promise<T> {
+  if (efSearch(k) === EF_SEARCH_MIN) return run(db);
   return db.transaction(async (trx) => {
-    // Both settings in one statement (one round trip); is_local: they end with the transaction.
-    await trx.raw(`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', ?, true)`, [String(efSearch(k))]);
+    // is_local: the raised ef_search ends with the transaction.
+    await trx.raw(`SELECT set_config('hnsw.ef_search', ?, true)`, [String(efSearch(k))]);
     return run(trx);
   });
 }
@@ -68,6 +76,15 @@ export async function nearestNeighbours(
     .orderByRaw('embedding <=> ?::vector', [vector])
     .limit(k);
   return byScore(exact);
+}
+
+/**
+ * The index-ordered top-k (id, score; relaxed order) as one statement on any connection, for a
+ * caller that builds on it (see searchEventsRepository.recordNearest); null when k is too deep for
+ * the session's ef_search. Fewer than k rows from it means: ask nearestNeighbours, which scans exactly.
+ */
+export function nearestInOneStatement(db: Knex, table: string, filtered: (db: Knex) => Knex.QueryBuilder, vector: string, k: number): Knex.QueryBuilder | null {
+  return efSearch(k) === EF_SEARCH_MIN ? indexOrdered(db, table, filtered, vector, k) : null;
 }
 
 /** The rows of `hits` in their order, each with its score; a row gone meanwhile is left out. */

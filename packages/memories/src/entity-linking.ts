@@ -1,4 +1,4 @@
-import { Db, entitiesRepository, entityLinksRepository } from '@ams/db';
+import type { FoundEntity } from '@ams/db';
 import { extractEntities, isEntityRich } from '@ams/text';
 import type { EntityRef } from './memory.presenter';
 
@@ -8,33 +8,20 @@ export function shouldExtract(mode: boolean | null, content: string): boolean {
 }
 
 /**
- * Extracts entities from each memory's content, upserts them per account (same name and type is
- * the same entity) and links them with the extraction confidence as relevance. Three statements
- * for the whole set, whatever its size.
+ * The entities of new memories (per `autoExtract`): what to upsert and link, with the extraction
+ * confidence as relevance (newMemoriesRepository stores them), and the refs each memory shows.
  */
-export async function linkExtractedEntities(
-  trx: Db,
-  accountId: string,
-  memories: Array<{ id: string; content: string }>,
-): Promise<Map<string, EntityRef[]>> {
-  const extracted = memories.map((m) => ({ memoryId: m.id, entities: extractEntities(m.content) }));
-  const unique = new Map<string, { name: string; entityType: string }>();
-  for (const { entities } of extracted) {
-    for (const e of entities) unique.set(`${e.type}:${e.name.toLowerCase()}`, { name: e.name, entityType: e.type });
-  }
+export function entitiesToLink(
+  memories: Array<{ id: string; accountId: string; content: string }>,
+  autoExtract: boolean | null,
+): { found: FoundEntity[]; refs: Map<string, EntityRef[]> } {
+  const found: FoundEntity[] = [];
   const refs = new Map<string, EntityRef[]>();
-  if (unique.size === 0) return refs;
-  const stored = await entitiesRepository.upsertMany(trx, accountId, [...unique.values()]);
-  const idByKey = new Map(stored.map((s) => [`${s.entity_type}:${s.name.toLowerCase()}`, s.id]));
-  const links = extracted.flatMap(({ memoryId, entities }) =>
-    entities.flatMap((e) => {
-      const entityId = idByKey.get(`${e.type}:${e.name.toLowerCase()}`);
-      return entityId ? [{ entityId, memoryId, relevanceScore: e.confidence }] : [];
-    }),
-  );
-  await entityLinksRepository.insertMany(trx, accountId, links);
-  for (const { memoryId, entities } of extracted) {
-    refs.set(memoryId, entities.map((e) => ({ type: e.type, value: e.name, confidence: e.confidence })));
+  for (const m of memories) {
+    if (!shouldExtract(autoExtract, m.content)) continue;
+    const extracted = extractEntities(m.content);
+    refs.set(m.id, extracted.map((e) => ({ type: e.type, value: e.name, confidence: e.confidence })));
+    for (const e of extracted) found.push({ accountId: m.accountId, memoryId: m.id, name: e.name, entityType: e.type, relevance: e.confidence });
   }
-  return refs;
+  return { found, refs };
 }

@@ -4,7 +4,7 @@ import { webhookDeliveriesRepository } from '@ams/db';
 import type { Dispatch } from './deps';
 
 /** The fields every memory event carries (memory.created, .updated, .deleted, embedding.completed). */
-export function memoryEventData(row: MemoryRow) {
+export function memoryEventData(row: Pick<MemoryRow, 'id' | 'agent_id' | 'content' | 'embedding_status'>) {
   return {
     memory_id: row.id,
     agent_id: row.agent_id,
@@ -28,12 +28,17 @@ export type MemoryEvent = Pick<OutboxEvent, 'accountId' | 'type' | 'data'> & { u
  * reconciler finds due rows in the database.
  */
 export async function recordEvents(trx: Db, events: MemoryEvent[]): Promise<RecordedDelivery[]> {
-  const createdAt = new Date();
-  const outbox = events.map((e) => ({ accountId: e.accountId, type: e.type, data: e.data, eventId: crypto.randomUUID(), createdAt, url: e.url }));
+  const outbox = outboxEvents(events);
   return [
     ...(await webhookDeliveriesRepository.recordEvents(trx, outbox)),
     ...(await webhookDeliveriesRepository.recordOneShots(trx, outbox.flatMap((e) => (e.url ? [{ ...e, url: e.url }] : [])))),
   ];
+}
+
+/** Events as the outbox stores them: an id each, and the time they happened. */
+export function outboxEvents(events: MemoryEvent[]): Array<OutboxEvent & { url?: string | null }> {
+  const createdAt = new Date();
+  return events.map((e) => ({ accountId: e.accountId, type: e.type, data: e.data, eventId: crypto.randomUUID(), createdAt, url: e.url }));
 }
 
 /** One event of one account. */

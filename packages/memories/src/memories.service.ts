@@ -10,7 +10,7 @@ import type { CreateMemoryInput, ListMemoriesInput, PatchMemoryInput } from './i
 import { EntityRef, presentMemory, presentMemorySummary } from './memory.presenter';
 import { requireVisibleMemory } from './memory-scope';
 import { prepareNewMemory } from './prepare-memory';
-import { insertMemories } from './store-memories';
+import { Inserted, insertMemories } from './store-memories';
 import { tierForImportance } from './tiering';
 
 async function entitiesOf(db: Db, accountId: string, rows: MemoryRow[]): Promise<Map<string, EntityRef[]>> {
@@ -30,15 +30,17 @@ export async function createMemory(deps: Pick<MemoryDeps, 'db' | 'embedder' | 'd
   // The model runs on its own threads: the reference lookups go on meanwhile, not before it.
   const [prepared, embedding] = await Promise.all([prepareNewMemory(deps.db, caller, input), embedText(deps.embedder, input.content)]);
   const model = deps.embedder.model;
-  const outcome = await deps.db.transaction(async (trx) => {
-    if (input.deduplicate) {
-      await lockForDedup(trx, [prepared]);
-      const duplicateOf = await findDuplicate(trx, prepared, embedding, model, input.dedup_threshold);
-      const existing = duplicateOf ? await memoriesRepository.findLive(trx, caller.accountId, duplicateOf) : undefined;
-      if (existing) return { existing };
-    }
-    return { inserted: await insertMemories(trx, [{ ...prepared, embedding, embeddingModel: model, embeddingStatus: 'ready' }], input.auto_extract_entities) };
-  });
+  const memory = { ...prepared, embedding, embeddingModel: model, embeddingStatus: 'ready' as const };
+  // Without dedup the create is one statement after the embed; with it, the check and the insert
+  // share a transaction under the agent's lock (see dedup.ts).
+  const outcome: { existing?: MemoryRow; inserted?: Inserted } = !input.deduplicate
+    ? { inserted: await insertMemories(deps.db, [memory], input.auto_extract_entities) }
+    : await deps.db.transaction(async (trx) => {
+        await lockForDedup(trx, [prepared]);
+        const duplicateOf = await findDuplicate(trx, prepared, embedding, model, input.dedup_threshold);
+        const existing = duplicateOf ? await memoriesRepository.findLive(trx, caller.accountId, duplicateOf) : undefined;
+        return existing ? { existing } : { inserted: await insertMemories(trx, [memory], input.auto_extract_entities) };
+      });
   if (outcome.existing) {
     const entities = await entitiesOf(deps.db, caller.accountId, [outcome.existing]);
     return { status: 200, memory: presentMemory(outcome.existing, entities.get(outcome.existing.id) ?? [], { is_duplicate: true }) };

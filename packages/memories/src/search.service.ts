@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { Candidate, Db, EntityLinkRef, memoriesRepository, MemoryRow, SearchFilters, searchEventsRepository } from '@ams/db';
+import { Candidate, Db, EntityLinkRef, HydratedHit, memoriesRepository, MemoryRow, SearchEvent, SearchFilters, searchEventsRepository } from '@ams/db';
 import { cosineSimilarity, Embedder, embedQuery } from '@ams/embeddings';
 import { compressToQuery, splitSentences } from '@ams/text';
 import { resolveAgentForRead } from './agent-ref';
@@ -9,7 +9,7 @@ import { flatSearchCopies, presentMemorySummary } from './memory.presenter';
 import { narrowSearch } from './search-narrowing';
 import { entityNamesInQuery } from './query-entities';
 import { reciprocalRankFusion } from './rank-fusion';
-import { semanticLeg } from './semantic-leg';
+import { semanticLeg, semanticSearchInOneStatement } from './semantic-leg';
 
 const DEFAULT_COMPRESS_TOKENS = 2_000;
 const CHARS_PER_TOKEN = 4;
@@ -52,6 +52,29 @@ async function rank({ db, embedder }: SearchDeps, f: SearchFilters, body: Search
 }
 
 /**
+ * Ranks, then hydrates the rows kept and records the search (recorded before responding, so stats
+ * read right after include this search; response_ms: up to the statement that records it). A
+ * semantic search the index answers alone does all of that in one statement after the embed.
+ */
+interface Recorded {
+  hits: HydratedHit[];
+  evaluated: number;
+  queryVector?: Float32Array;
+  breakdowns: Map<string, Scored['breakdown']>;
+}
+
+async function rankAndRecord(deps: SearchDeps, f: SearchFilters, body: SearchInput, event: () => SearchEvent): Promise<Recorded> {
+  if (body.search_mode === 'semantic') {
+    const done = await semanticSearchInOneStatement(deps.db, deps.embedder, f, body.query, body.limit, body.min_score, event);
+    if (done) return { ...done, breakdowns: new Map(done.hits.map((h) => [h.id, { semantic: h.score }])) };
+  }
+  const { scored, evaluated, queryVector } = await rank(deps, f, body);
+  const kept = scored.filter((s) => s.score >= body.min_score).slice(0, body.limit);
+  const hits = await searchEventsRepository.recordWithResults(deps.db, event(), kept);
+  return { hits, evaluated, queryVector, breakdowns: new Map(kept.map((s) => [s.id, s.breakdown])) };
+}
+
+/**
  * Keeps each result's sentences most similar to the query within an equal share of the total
  * budget (max_context_tokens × 4 characters), in their original order. One embedding call.
  */
@@ -85,21 +108,20 @@ export async function searchMemories(deps: SearchDeps, caller: Caller, body: Sea
     metadataFilter: body.metadata_filter ?? [],
     embeddingModel: deps.embedder.model,
   };
-  const { scored, evaluated, queryVector } =
-    matchesNothing ? { scored: [], evaluated: 0, queryVector: undefined } : await rank(deps, filters, body);
-  const kept = scored.filter((s) => s.score >= body.min_score).slice(0, body.limit);
-  // Rows, entities and the search event in one statement: recorded before responding, so stats
-  // read right after include this search (response_ms: up to this statement).
-  const hits = await searchEventsRepository.recordWithResults(
-    db,
-    { accountId: caller.accountId, agentId: agent === 'none' ? null : agent, query: body.query, searchMode: body.search_mode, responseMs: performance.now() - started },
-    kept,
-  );
+  const event = (): SearchEvent => ({
+    accountId: caller.accountId,
+    agentId: agent === 'none' ? null : agent,
+    query: body.query,
+    searchMode: body.search_mode,
+    responseMs: performance.now() - started,
+  });
+  const { hits, evaluated, queryVector, breakdowns }: Recorded = matchesNothing
+    ? { hits: await searchEventsRepository.recordWithResults(db, event(), []), evaluated: 0, breakdowns: new Map() }
+    : await rankAndRecord(deps, filters, body, event);
   const vectorForCompress = body.compress ? (queryVector ?? (await embedQuery(deps.embedder, body.query))) : undefined;
   const compressed = vectorForCompress
     ? await compress(deps.embedder, hits, vectorForCompress, body.max_context_tokens ?? DEFAULT_COMPRESS_TOKENS)
     : undefined;
-  const breakdowns = new Map(kept.map((s) => [s.id, s.breakdown]));
   const data = hits.map(({ score: raw, entities, ...row }) => {
     const memory = presentMemorySummary(compressed ? { ...row, content: compressed.get(row.id)! } : row, distinctEntities(entities));
     const score = round(raw);

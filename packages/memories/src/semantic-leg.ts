@@ -1,4 +1,4 @@
-import { Candidate, Db, memoriesRepository, SearchFilters } from '@ams/db';
+import { Candidate, Db, HydratedHit, memoriesRepository, SearchEvent, SearchFilters, searchEventsRepository } from '@ams/db';
 import { Embedder, embedQuery, SwitchableEmbedder, toPgVector } from '@ams/embeddings';
 
 /** Whether the embedder's model moved on from `used` (here, or in the store: re-read then). */
@@ -20,4 +20,24 @@ export async function semanticLeg(db: Db, embedder: Embedder, f: SearchFilters, 
     const hits = await memoriesRepository.semanticCandidates(db, { ...f, embeddingModel: model }, toPgVector(queryVector), k);
     if (hits.length > 0 || retried || !(await modelMovedOn(embedder, model))) return { hits, queryVector };
   }
+}
+
+/**
+ * A whole semantic search in one statement after the embed (ranking, rows, the search recorded;
+ * see recordNearest), when the index can answer it alone: null when it cannot (k too deep, or
+ * fewer than k rows from the index), and the caller takes the general path.
+ */
+export async function semanticSearchInOneStatement(
+  db: Db,
+  embedder: Embedder,
+  f: SearchFilters,
+  query: string,
+  k: number,
+  minScore: number,
+  event: () => SearchEvent,
+): Promise<{ hits: HydratedHit[]; evaluated: number; queryVector: Float32Array } | null> {
+  const queryVector = await embedQuery(embedder, query);
+  const nearest = memoriesRepository.semanticTopKQuery(db, { ...f, embeddingModel: embedder.model }, toPgVector(queryVector), k);
+  const found = nearest && (await searchEventsRepository.recordNearest(db, event(), nearest, k, minScore));
+  return found ? { ...found, queryVector } : null;
 }

@@ -1,7 +1,8 @@
-import { agentsRepository, Db, memoriesRepository, MemoryRow, NewMemory, RecordedDelivery } from '@ams/db';
+import crypto from 'node:crypto';
+import { Db, MemoryRow, newMemoriesRepository, NewMemory, RecordedDelivery } from '@ams/db';
 import type { MemoryDeps } from './deps';
-import { linkExtractedEntities, shouldExtract } from './entity-linking';
-import { dispatchAfterCommit, memoryEventData, recordEvents } from './events';
+import { entitiesToLink } from './entity-linking';
+import { dispatchAfterCommit, memoryEventData, outboxEvents } from './events';
 import type { EntityRef } from './memory.presenter';
 
 export interface Inserted {
@@ -12,31 +13,25 @@ export interface Inserted {
 }
 
 /**
- * Inside the caller's transaction: inserts the memories (in order), links the entities extracted
- * from them (per `autoExtract`, see shouldExtract), records memory.created for each and marks
- * their agents active. Single creates, v2 creates and batches all store through here.
+ * Stores new memories (in order) with the entities extracted from them (per `autoExtract`, see
+ * shouldExtract), a memory.created event each and their agents marked active: one statement
+ * (newMemoriesRepository.insertWithRecords), in the caller's transaction when there is one.
+ * Single creates, v2 creates and batches all store through here.
  */
-export async function insertMemories(trx: Db, memories: NewMemory[], autoExtract: boolean | null): Promise<Inserted> {
-  const rows = await memoriesRepository.insertMany(trx, memories);
-  const entities = new Map<string, EntityRef[]>();
-  for (const [accountId, ofAccount] of byAccount(rows)) {
-    const linked = await linkExtractedEntities(trx, accountId, ofAccount.filter((r) => shouldExtract(autoExtract, r.content)));
-    for (const [id, refs] of linked) entities.set(id, refs);
-    await agentsRepository.markActive(trx, accountId, ofAccount.map((r) => r.agent_id));
-  }
-  const deliveries = await recordEvents(trx, rows.map((r) => ({ accountId: r.account_id, type: 'memory.created', data: memoryEventData(r) })));
+export async function insertMemories(db: Db, memories: NewMemory[], autoExtract: boolean | null): Promise<Inserted> {
+  const withIds = memories.map((m) => ({ ...m, id: crypto.randomUUID() }));
+  const { found, refs: entities } = entitiesToLink(withIds, autoExtract);
+  const { rows, deliveries } = await newMemoriesRepository.insertWithRecords(db, {
+    memories: withIds,
+    entities: found,
+    events: outboxEvents(withIds.map((m) => ({ accountId: m.accountId, type: 'memory.created', data: memoryEventData({ id: m.id, agent_id: m.agentId, content: m.content, embedding_status: m.embeddingStatus }) }))),
+  });
   return { rows, entities, deliveries };
 }
 
-/** insertMemories in a transaction of its own, its events handed to the dispatcher after commit. */
+/** insertMemories, its events handed to the dispatcher once stored. */
 export async function storeMemories(deps: Pick<MemoryDeps, 'db' | 'dispatch'>, memories: NewMemory[], autoExtract: boolean | null) {
-  const inserted = await deps.db.transaction((trx) => insertMemories(trx, memories, autoExtract));
+  const inserted = await insertMemories(deps.db, memories, autoExtract);
   dispatchAfterCommit(deps.dispatch, inserted.deliveries);
   return inserted;
-}
-
-function byAccount(rows: MemoryRow[]): Map<string, MemoryRow[]> {
-  const out = new Map<string, MemoryRow[]>();
-  for (const r of rows) out.set(r.account_id, [...(out.get(r.account_id) ?? []), r]);
-  return out;
 }

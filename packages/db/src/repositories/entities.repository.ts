@@ -92,25 +92,6 @@ export const entitiesRepository = {
    * Rows are taken in one fixed order, so concurrent creates naming the same entities lock them
    * in the same order and cannot deadlock.
    */
-  async upsertMany(
-    db: Knex,
-    accountId: string,
-    items: Array<{ name: string; entityType: string }>,
-  ): Promise<Array<{ id: string; name: string; entity_type: string }>> {
-    if (items.length === 0) return [];
-    const { rows } = await db.raw(
-      `INSERT INTO entities (account_id, name, entity_type)
-       SELECT DISTINCT ON (x.entity_type, lower(x.name)) ?, x.name, x.entity_type
-         FROM jsonb_to_recordset(?::jsonb) AS x(name text, entity_type text)
-        ORDER BY x.entity_type, lower(x.name), x.name
-       ON CONFLICT (account_id, entity_type, lower(name)) WHERE deleted_at IS NULL
-       DO UPDATE SET updated_at = entities.updated_at
-       RETURNING id, name, entity_type`,
-      [accountId, JSON.stringify(items.map((i) => ({ name: i.name, entity_type: i.entityType })))],
-    );
-    return rows;
-  },
-
   /** The memory object's `entities`: live entities linked to each memory, one query for all. */
   async entitiesForMemories(
     db: Knex,
@@ -154,25 +135,5 @@ export const entityLinksRepository = {
       .onConflict(['account_id', 'entity_id', 'memory_id', 'relationship'])
       .ignore();
     return db('entity_memory_links').where(key).first();
-  },
-
-  async insertMany(
-    db: Knex,
-    accountId: string,
-    links: Array<{ entityId: string; memoryId: string; relationship?: string; relevanceScore: number }>,
-  ): Promise<void> {
-    if (links.length === 0) return;
-    await db('entity_memory_links')
-      .insert(
-        links.map((l) => ({
-          account_id: accountId,
-          entity_id: l.entityId,
-          memory_id: l.memoryId,
-          relationship: l.relationship ?? 'mentioned_in',
-          relevance_score: l.relevanceScore,
-        })),
-      )
-      .onConflict(['account_id', 'entity_id', 'memory_id', 'relationship'])
-      .ignore();
   },
 };

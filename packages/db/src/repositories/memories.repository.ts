@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { byScore, explainNearest, nearestNeighbours } from '../nearest';
+import { byScore, explainNearest, nearestInOneStatement, nearestNeighbours } from '../nearest';
 import { bm25Candidates } from '../keyword-ranking';
 import type { EmbeddingStatus, MemoryType, Tier, Visibility } from '@ams/memories/vocabulary';
 import { Page, PageParams, paginate } from '../pagination';
@@ -77,6 +77,32 @@ export interface NewMemory {
   webhookUrl?: string | null;
   /** Defaults to now; test factories place memories in time. */
   createdAt?: Date;
+}
+
+/** The columns of a new memory's row (`id` when the caller chose it, else the database's default). */
+export function memoryInsertRow(m: NewMemory & { id?: string }) {
+  return {
+    ...(m.id ? { id: m.id } : {}),
+    account_id: m.accountId,
+    agent_id: m.agentId,
+    content: m.content,
+    metadata: m.metadata,
+    memory_type: m.memoryType,
+    visibility: m.visibility,
+    importance: m.importance,
+    tier: m.tier,
+    tier_explicit: m.tierExplicit,
+    session_id: m.sessionId,
+    project_id: m.projectId,
+    client_id: m.clientId ?? null,
+    embedding: m.embedding,
+    embedding_model: m.embeddingModel,
+    embedding_status: m.embeddingStatus,
+    dedup_threshold: m.dedupThreshold ?? null,
+    webhook_url: m.webhookUrl ?? null,
+    created_at: m.createdAt,
+    updated_at: m.createdAt,
+  };
 }
 
 export interface MemoryPatch {
@@ -192,31 +218,7 @@ export const memoriesRepository = {
   /** One INSERT for the whole batch. */
   async insertMany(db: Knex, items: NewMemory[]): Promise<MemoryRow[]> {
     if (items.length === 0) return [];
-    return db('memories')
-      .insert(
-        items.map((m) => ({
-          account_id: m.accountId,
-          agent_id: m.agentId,
-          content: m.content,
-          metadata: m.metadata,
-          memory_type: m.memoryType,
-          visibility: m.visibility,
-          importance: m.importance,
-          tier: m.tier,
-          tier_explicit: m.tierExplicit,
-          session_id: m.sessionId,
-          project_id: m.projectId,
-          client_id: m.clientId ?? null,
-          embedding: m.embedding,
-          embedding_model: m.embeddingModel,
-          embedding_status: m.embeddingStatus,
-          dedup_threshold: m.dedupThreshold ?? null,
-          webhook_url: m.webhookUrl ?? null,
-          created_at: m.createdAt,
-          updated_at: m.createdAt,
-        })),
-      )
-      .returning(MEMORY_RETURNING);
+    return db('memories').insert(items.map(memoryInsertRow)).returning(MEMORY_RETURNING);
   },
 
   async findLive(db: Knex, accountId: string, id: string): Promise<MemoryRow | undefined> {
@@ -344,6 +346,11 @@ export const memoriesRepository = {
   /** Top-k by cosine similarity: the filtered HNSW scan with its exact fallback (see nearestNeighbours). */
   async semanticCandidates(db: Knex, f: SearchFilters, vector: string, k: number): Promise<Candidate[]> {
     return nearestNeighbours(db, 'memories', semanticSet(f), vector, k);
+  },
+
+  /** The index's top-k as one statement (see nearestInOneStatement), or null when k is too deep for that. */
+  semanticTopKQuery(db: Knex, f: SearchFilters, vector: string, k: number): Knex.QueryBuilder | null {
+    return nearestInOneStatement(db, 'memories', semanticSet(f), vector, k);
   },
 
   /** The plan PostgreSQL picks for the semantic query (operators check the HNSW index is used). */

@@ -45,34 +45,24 @@ export const searchEventsRepository = {
    * The live memories of `hits` in their order, each with its score and linked live entities
    * (best first), and the search recorded (result count and mean score of the rows found) — one
    * statement, so a search costs one round trip after ranking and is recorded before it answers.
-   * The statement commits without waiting for its WAL flush (synchronous_commit off for this
-   * transaction only): the answer does not wait on a disk flush for analytics; a database crash
-   * may lose the last fraction of a second of search events, never memories.
    */
   async recordWithResults(db: Knex, e: SearchEvent, hits: Array<{ id: string; score: number }>): Promise<HydratedHit[]> {
-    const { rows } = await db.raw(
-      `WITH hits AS (
-         SELECT * FROM unnest(?::uuid[], ?::float8[]) WITH ORDINALITY AS h(id, score, ord)
-       ), found AS (
-         SELECT ${MEMORY_COLUMNS.join(', ')}, hits.score, hits.ord,
-                (SELECT coalesce(json_agg(json_build_object('type', e.entity_type, 'value', e.name, 'confidence', l.relevance_score)
-                                          ORDER BY l.relevance_score DESC, e.name), '[]'::json)
-                   FROM entity_memory_links l JOIN entities e ON e.account_id = l.account_id AND e.id = l.entity_id
-                  WHERE l.account_id = memories.account_id AND l.memory_id = memories.id AND e.deleted_at IS NULL) AS entities
-           FROM hits JOIN memories ON memories.account_id = ?::uuid AND memories.id = hits.id AND memories.deleted_at IS NULL
-       ), recorded AS (
-         INSERT INTO search_events (account_id, agent_id, query, search_mode, result_count, avg_score, response_ms)
-         SELECT ?::uuid, ?::uuid, ?::text, ?::text, count(*), avg(score), ?::real
-           FROM found CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
-       )
-       SELECT * FROM found ORDER BY ord`,
-      [hits.map((h) => h.id), hits.map((h) => h.score), e.accountId, e.accountId, e.agentId, e.query, e.searchMode, e.responseMs],
-    );
-    return (rows as Array<HydratedHit & { ord: unknown; entities: unknown }>).map(({ ord: _o, ...r }) => ({
-      ...r,
-      score: Number(r.score),
-      entities: (typeof r.entities === 'string' ? JSON.parse(r.entities) : r.entities) as EntityLinkRef[],
-    }));
+    const ranked = db.raw('SELECT * FROM unnest(?::uuid[], ?::float8[]) WITH ORDINALITY AS h(id, score, ord)', [hits.map((h) => h.id), hits.map((h) => h.score)]);
+    const { rows } = await hydrateAndRecord(db, e, ranked, db.raw('true'));
+    return rows.map(presentHit);
+  },
+
+  /**
+   * recordWithResults over `nearest` (an index-ordered top-k query of id and score, k rows at most)
+   * in the same statement: a semantic search's ranking, rows and record in one round trip. The rows
+   * kept score at least `minScore`, best first (ties by id). When `nearest` yields fewer than k
+   * rows (a small or heavily filtered set the exact scan must answer), nothing is recorded and the
+   * result is null.
+   */
+  async recordNearest(db: Knex, e: SearchEvent, nearest: Knex.QueryBuilder, k: number, minScore: number): Promise<{ hits: HydratedHit[]; evaluated: number } | null> {
+    const ranked = db.raw('SELECT id, score, row_number() OVER (ORDER BY score DESC, id) AS ord FROM (?) AS knn', [nearest]);
+    const { rows, evaluated } = await hydrateAndRecord(db, e, ranked, db.raw('(SELECT count(*) FROM ranked) >= ?', [k]), minScore);
+    return evaluated >= k ? { hits: rows.map(presentHit), evaluated } : null;
   },
 
   /** Recall activity and search analytics of one agent (index search_events_account_agent_idx). */
@@ -100,3 +90,46 @@ export const searchEventsRepository = {
     };
   },
 };
+
+type Row = HydratedHit & { ord: unknown; entities: unknown; evaluated?: unknown };
+
+/**
+ * The statement behind recordWithResults and recordNearest: `ranked` (id, score, ord) hydrated,
+ * kept from minScore on, and recorded when `recordIf` holds. The record commits without waiting for
+ * its WAL flush (synchronous_commit off for this statement's transaction only): the answer does not
+ * wait on a disk flush for analytics; a database crash may lose the last fraction of a second of
+ * search events, never memories. `evaluated` is how many rows `ranked` held (when it says).
+ */
+async function hydrateAndRecord(db: Knex, e: SearchEvent, ranked: Knex.Raw, recordIf: Knex.Raw, minScore = -Infinity) {
+  const { rows } = await db.raw(
+    `WITH ranked AS (?), hits AS (
+       SELECT * FROM ranked WHERE score >= ?
+     ), found AS (
+       SELECT ${MEMORY_COLUMNS.join(', ')}, hits.score, hits.ord,
+              (SELECT coalesce(json_agg(json_build_object('type', e.entity_type, 'value', e.name, 'confidence', l.relevance_score)
+                                        ORDER BY l.relevance_score DESC, e.name), '[]'::json)
+                 FROM entity_memory_links l JOIN entities e ON e.account_id = l.account_id AND e.id = l.entity_id
+                WHERE l.account_id = memories.account_id AND l.memory_id = memories.id AND e.deleted_at IS NULL) AS entities
+         FROM hits JOIN memories ON memories.account_id = ?::uuid AND memories.id = hits.id AND memories.deleted_at IS NULL
+     ), recorded AS (
+       INSERT INTO search_events (account_id, agent_id, query, search_mode, result_count, avg_score, response_ms)
+       SELECT ?::uuid, ?::uuid, ?::text, ?::text, count(*), avg(score), ?::real
+         FROM found CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
+       HAVING ?
+     )
+     SELECT found.*, (SELECT count(*) FROM ranked) AS evaluated
+       FROM (SELECT 1) AS one LEFT JOIN found ON true
+      ORDER BY found.ord`,
+    [ranked, Number.isFinite(minScore) ? minScore : -1e308, e.accountId, e.accountId, e.agentId, e.query, e.searchMode, e.responseMs, recordIf],
+  );
+  const all = rows as Row[];
+  return { rows: all.filter((r) => r.id !== null), evaluated: Number(all[0]?.evaluated ?? 0) };
+}
+
+function presentHit({ ord: _o, evaluated: _e, ...r }: Row): HydratedHit {
+  return {
+    ...r,
+    score: Number(r.score),
+    entities: (typeof r.entities === 'string' ? JSON.parse(r.entities) : r.entities) as EntityLinkRef[],
+  };
+}

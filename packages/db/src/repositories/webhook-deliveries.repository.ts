@@ -78,25 +78,13 @@ export const webhookDeliveriesRepository = {
   /** recordEvent for many events (of any accounts) in one statement, whatever their number and the webhooks'. */
   async recordEvents(trx: Knex, events: OutboxEvent[]): Promise<RecordedDelivery[]> {
     if (events.length === 0) return [];
-    const { rows } = await trx.raw(
-      `INSERT INTO webhook_deliveries (account_id, webhook_id, event_id, event_type, payload)
-       SELECT w.account_id, w.id, e.event_id, e.type, e.payload
-         FROM jsonb_to_recordset(?::jsonb) AS e(account_id uuid, event_id uuid, type text, payload jsonb)
-         JOIN webhooks w ON w.account_id = e.account_id
-        WHERE w.enabled AND (cardinality(w.event_types) = 0 OR e.type = ANY (w.event_types))
-       RETURNING account_id, id`,
-      [JSON.stringify(events.map((e) => ({ account_id: e.accountId, event_id: e.eventId, type: e.type, payload: payloadOf(e) })))],
-    );
-    return (rows as Array<{ account_id: string; id: string }>).map((r) => ({ accountId: r.account_id, deliveryId: r.id }));
+    return deliveriesOf(await subscribedInsert(trx, events));
   },
 
   /** A v2 create's one-shot `webhook_url` notifications: deliveries with a target URL and no webhook. */
   async recordOneShots(trx: Knex, events: Array<OutboxEvent & { url: string }>): Promise<RecordedDelivery[]> {
     if (events.length === 0) return [];
-    const rows: Array<{ account_id: string; id: string }> = await trx('webhook_deliveries')
-      .insert(events.map((e) => ({ account_id: e.accountId, target_url: e.url, event_id: e.eventId, event_type: e.type, payload: payloadOf(e) })))
-      .returning(['account_id', 'id']);
-    return rows.map((r) => ({ accountId: r.account_id, deliveryId: r.id }));
+    return deliveriesOf(await oneShotInsert(trx, events));
   },
 
   /**
@@ -193,3 +181,33 @@ export const webhookDeliveriesRepository = {
     return row as DeliveryRow | undefined;
   },
 };
+
+/**
+ * The outbox INSERT of recordEvents, as a statement to run or to embed in a larger one (a
+ * data-modifying CTE; see newMemoriesRepository): RETURNING account_id, id. No events, no rows.
+ */
+export function subscribedInsert(db: Knex, events: OutboxEvent[]): Knex.Raw {
+  return db.raw(
+    `INSERT INTO webhook_deliveries (account_id, webhook_id, event_id, event_type, payload)
+     SELECT w.account_id, w.id, e.event_id, e.type, e.payload
+       FROM jsonb_to_recordset(?::jsonb) AS e(account_id uuid, event_id uuid, type text, payload jsonb)
+       JOIN webhooks w ON w.account_id = e.account_id
+      WHERE w.enabled AND (cardinality(w.event_types) = 0 OR e.type = ANY (w.event_types))
+     RETURNING account_id, id`,
+    [JSON.stringify(events.map((e) => ({ account_id: e.accountId, event_id: e.eventId, type: e.type, payload: payloadOf(e) })))],
+  );
+}
+
+/** The INSERT of recordOneShots, to run or embed as subscribedInsert. */
+export function oneShotInsert(db: Knex, events: Array<OutboxEvent & { url: string }>): Knex.Raw {
+  return db.raw(
+    `INSERT INTO webhook_deliveries (account_id, target_url, event_id, event_type, payload)
+     SELECT e.account_id, e.url, e.event_id, e.type, e.payload
+       FROM jsonb_to_recordset(?::jsonb) AS e(account_id uuid, url text, event_id uuid, type text, payload jsonb)
+     RETURNING account_id, id`,
+    [JSON.stringify(events.map((e) => ({ account_id: e.accountId, url: e.url, event_id: e.eventId, type: e.type, payload: payloadOf(e) })))],
+  );
+}
+
+const deliveriesOf = (result: { rows: Array<{ account_id: string; id: string }> }): RecordedDelivery[] =>
+  result.rows.map((r) => ({ accountId: r.account_id, deliveryId: r.id }));
