@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { EventEmitter } from 'node:events';
 import type { Knex } from 'knex';
 
@@ -19,6 +20,18 @@ interface RawClient {
   acquireRawConnection(): Promise<unknown>;
   destroyRawConnection(connection: unknown): Promise<void>;
   _query(connection: unknown, obj: { sql: string; bindings: unknown[]; options: object }): Promise<unknown>;
+}
+
+/** The signal of the read request whose code is running (see whileReading). */
+const readingFor = new AsyncLocalStorage<AbortSignal>();
+
+/**
+ * Runs `fn` so that every query it starts, on any knex of this package and through any service,
+ * stops as through abandonable() when `signal` fires: what the API wraps each read request in, so
+ * no route has to pass a bound db along. Only for work that is safe to drop (reads).
+ */
+export function whileReading<T>(signal: AbortSignal, fn: () => T): T {
+  return readingFor.run(signal, fn);
 }
 
 /**
@@ -51,7 +64,7 @@ export function installAbandon(knex: Knex, driver: 'postgres' | 'pglite'): void 
   client[CANCELS] = driver === 'postgres';
   const run = client.query;
   client.query = function (this: RawClient, connection, obj) {
-    const signal = this[SIGNAL];
+    const signal = this[SIGNAL] ?? readingFor.getStore();
     if (!signal) return run.call(this, connection, obj);
     if (signal.aborted) return Promise.reject(signal.reason);
     let settled = false;

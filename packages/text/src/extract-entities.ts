@@ -177,8 +177,20 @@ function extractCandidates(content: string): EntityCandidate[] {
  * (over the first NLP_MAX_CHARS characters).
  */
 export function extractEntities(content: string): ExtractedEntity[] {
-  return extractCandidates(content).map(({ name, type, confidence }) => ({ name, type, confidence }));
+  let found = recent.get(content);
+  if (found) recent.delete(content);
+  else found = extractCandidates(content).map(({ name, type, confidence }) => Object.freeze({ name, type, confidence }));
+  recent.set(content, found);
+  if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value!);
+  return [...found];
 }
+
+/**
+ * The last few contents' entities: one create asks for them up to three times (type
+ * classification, whether to extract, the extraction), and the NLP pass is its costliest CPU step.
+ */
+const recent = new Map<string, readonly ExtractedEntity[]>();
+const RECENT_MAX = 32;
 
 const RICH_MIN_CONFIDENCE = 0.5;
 const HIGH_CONFIDENCE = 0.85;

@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { Request, RequestHandler } from 'express';
 import { ApiError } from '@ams/core';
+import { whileReading } from '@ams/db';
 import type { AppContext } from '../context';
 import { sendError } from './error-handler';
 
@@ -133,9 +134,12 @@ export const isReadRequest = (req: Request): boolean =>
 
 /**
  * Just before the route runs: a read whose client left while it waited (for its key's lookup, the
- * rate limiter, the pool) is dropped; there is nobody to answer.
+ * rate limiter, the pool) is dropped, as there is nobody to answer; any other read runs with its
+ * queries bound to its signal (whileReading), so whatever route it is, the statement running when
+ * its client goes away or its deadline passes is cancelled and the rest skipped.
  */
 export const skipAbandonedReads: RequestHandler = (req, _res, next) => {
-  if (isReadRequest(req) && requestSignal(req).aborted) return;
-  next();
+  if (!isReadRequest(req)) return next();
+  const signal = requestSignal(req);
+  if (!signal.aborted) whileReading(signal, next);
 };

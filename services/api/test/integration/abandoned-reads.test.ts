@@ -53,11 +53,11 @@ onPostgres('reads nobody waits for are abandoned', () => {
     ).rows[0].n as number;
 
   /** Sends a request and drops the connection once its query is stuck on the lock. */
-  const abandon = async (method: string, path: string, body?: unknown) => {
+  const abandon = async (method: string, path: string, body?: unknown, table = 'memories') => {
     const req = http.request({ port, host: '127.0.0.1', method, path, agent: false, headers: { ...bearer(acct.key), 'content-type': 'application/json' } });
     req.on('error', () => undefined);
     req.end(body === undefined ? undefined : JSON.stringify(body));
-    await waitFor(async () => (await stuck()) === 1, 10_000);
+    await waitFor(async () => (await stuck(table)) === 1, 10_000);
     req.destroy();
   };
 
@@ -82,6 +82,22 @@ onPostgres('reads nobody waits for are abandoned', () => {
     await holdMemoriesLock();
     await abandon('POST', '/v1/memories/search', { query: 'kafka', search_mode: 'semantic' });
     await waitFor(async () => (await stuck()) === 0, 10_000);
+    await lock!.rollback();
+    lock = undefined;
+    await serverHealthy();
+  });
+
+  // Routes that pass no request-bound db along: their queries stop all the same (whileReading).
+  it.each([
+    ['agents', 'GET', '/v1/agents'],
+    ['entities', 'GET', '/v1/entities'],
+    ['sessions', 'GET', '/v1/sessions'],
+    ['memories', 'GET', '/v1/export'],
+  ])('cancels the running query on %s of %s %s when its client disconnects', async (table, method, path) => {
+    await serve({ REQUEST_TIMEOUT_MS: '0' });
+    await holdMemoriesLock(table);
+    await abandon(method, path, undefined, table);
+    await waitFor(async () => (await stuck(table)) === 0, 10_000);
     await lock!.rollback();
     lock = undefined;
     await serverHealthy();
