@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Embedder } from './embedder';
+import { CoalescedCalls } from './coalesced-calls';
 import { inLengthBuckets } from './length-buckets';
 
 export interface TransformersOptions {
@@ -40,7 +41,7 @@ export function missingModelMessage(modelDir: string, model: string, quantized: 
 /**
  * all-MiniLM-L6-v2 (or any BERT-style feature-extraction model) through @xenova/transformers:
  * mean pooling, L2-normalised. embed() groups its texts by length (lengthBuckets), one model call
- * per group, so a batch pads little; embedPadded() is one model call for the texts as given (the
+ * per group, so a batch pads little; single texts arriving together share calls (CoalescedCalls); embedPadded() is one model call for the texts as given (the
  * bare model, for benchmarks). Inputs longer than the model's window are truncated by the tokenizer.
  */
 export class TransformersEmbedder implements Embedder {
@@ -48,6 +49,11 @@ export class TransformersEmbedder implements Embedder {
   readonly model: string;
   dimensions = 0;
   private extractor?: Promise<FeatureExtractor>;
+  /** Single-text calls (queries, v1 creates) share the model by turns, in batches (see CoalescedCalls). */
+  private readonly singles = new CoalescedCalls<Float32Array>(async (texts) => {
+    const extractor = await this.load();
+    return inLengthBuckets(texts, (batch) => this.run(extractor, batch));
+  });
 
   constructor(private readonly options: TransformersOptions) {
     this.model = options.model;
@@ -86,7 +92,8 @@ export class TransformersEmbedder implements Embedder {
   }
 
   async embed(texts: string[]): Promise<Float32Array[]> {
-    if (texts.length <= 1) return this.embedPadded(texts);
+    if (texts.length === 1) return [await this.singles.call(texts[0]!)];
+    if (texts.length === 0) return [];
     const extractor = await this.load();
     return inLengthBuckets(texts, (batch) => this.run(extractor, batch));
   }

@@ -42,6 +42,13 @@ describe('TransformersEmbedder', () => {
     }
   });
 
+  it('concurrent single texts share model calls and each gets the vector it would get alone', async () => {
+    const texts = Array.from({ length: 12 }, (_, i) => `query ${i} ${'about kafka '.repeat(i % 4)}`.trim());
+    const alone = await Promise.all(texts.map(async (t) => (await embedder.embedPadded([t]))[0]!));
+    const together = await Promise.all(texts.map(async (t) => (await embedder.embed([t]))[0]!));
+    together.forEach((v, i) => v.forEach((x, j) => expect(x).toBeCloseTo(alone[i]![j]!, 3)));
+  });
+
   it('truncates a 50,000-character input instead of failing', async () => {
     const [v] = await embedder.embed(['word '.repeat(10_000)]);
     expect(norm(v!)).toBeCloseTo(1, 4);
