@@ -9,7 +9,7 @@ import { flatSearchCopies, presentMemorySummary } from './memory.presenter';
 import { narrowSearch } from './search-narrowing';
 import { entityNamesInQuery } from './query-entities';
 import { reciprocalRankFusion } from './rank-fusion';
-import { semanticLeg, semanticSearchInOneStatement } from './semantic-leg';
+import { QueryVector, semanticLeg, semanticSearchInOneStatement } from './semantic-leg';
 
 const DEFAULT_COMPRESS_TOKENS = 2_000;
 const CHARS_PER_TOKEN = 4;
@@ -25,14 +25,15 @@ const hybridDepth = (limit: number) => Math.min(200, Math.max(30, limit * 3));
 
 type SearchDeps = Pick<MemoryDeps, 'db' | 'embedder' | 'onSearch'>;
 
-async function rank({ db, embedder }: SearchDeps, f: SearchFilters, body: SearchInput): Promise<{ scored: Scored[]; evaluated: number; queryVector?: Float32Array }> {
+/** `made`: the query's vector when the caller already has it. */
+async function rank({ db, embedder }: SearchDeps, f: SearchFilters, body: SearchInput, made?: QueryVector): Promise<{ scored: Scored[]; evaluated: number; queryVector?: Float32Array }> {
   if (body.search_mode === 'keyword') {
     const hits = await memoriesRepository.keywordCandidates(db, f, body.query, body.limit);
     return { scored: hits.map((c) => ({ ...c, breakdown: { keyword: c.score } })), evaluated: hits.length };
   }
   // A repeated query skips the model when the embedder caches queries (the API's does).
   if (body.search_mode === 'semantic') {
-    const { hits, queryVector } = await semanticLeg(db, embedder, f, body.query, body.limit);
+    const { hits, queryVector } = await semanticLeg(db, embedder, f, body.query, body.limit, made);
     return { scored: hits.map((c) => ({ ...c, breakdown: { semantic: c.score } })), evaluated: hits.length, queryVector };
   }
   const depth = hybridDepth(body.limit);
@@ -51,11 +52,6 @@ async function rank({ db, embedder }: SearchDeps, f: SearchFilters, body: Search
   };
 }
 
-/**
- * Ranks, then hydrates the rows kept and records the search (recorded before responding, so stats
- * read right after include this search; response_ms: up to the statement that records it). A
- * semantic search the index answers alone does all of that in one statement after the embed.
- */
 interface Recorded {
   hits: HydratedHit[];
   evaluated: number;
@@ -63,12 +59,20 @@ interface Recorded {
   breakdowns: Map<string, Scored['breakdown']>;
 }
 
+/**
+ * Ranks, then hydrates the rows kept and records the search (recorded before responding, so stats
+ * read right after include this search; response_ms: up to the statement that records it). A
+ * semantic search the index answers alone does all of that in one statement after the embed.
+ */
 async function rankAndRecord(deps: SearchDeps, f: SearchFilters, body: SearchInput, event: () => SearchEvent): Promise<Recorded> {
+  let made: QueryVector | undefined;
   if (body.search_mode === 'semantic') {
-    const done = await semanticSearchInOneStatement(deps.db, deps.embedder, f, body.query, body.limit, body.min_score, event);
-    if (done) return { ...done, breakdowns: new Map(done.hits.map((h) => [h.id, { semantic: h.score }])) };
+    const attempt = await semanticSearchInOneStatement(deps.db, deps.embedder, f, body.query, body.limit, body.min_score, event);
+    const { found } = attempt;
+    if (found) return { ...found, queryVector: attempt.made.queryVector, breakdowns: new Map(found.hits.map((h) => [h.id, { semantic: h.score }])) };
+    made = attempt.made;
   }
-  const { scored, evaluated, queryVector } = await rank(deps, f, body);
+  const { scored, evaluated, queryVector } = await rank(deps, f, body, made);
   const kept = scored.filter((s) => s.score >= body.min_score).slice(0, body.limit);
   const hits = await searchEventsRepository.recordWithResults(deps.db, event(), kept);
   return { hits, evaluated, queryVector, breakdowns: new Map(kept.map((s) => [s.id, s.breakdown])) };

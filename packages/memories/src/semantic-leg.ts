@@ -13,19 +13,37 @@ async function modelMovedOn(embedder: Embedder, used: string): Promise<boolean> 
  * one model's query with another's rows). Nothing found right after a switch (made here or by
  * another process) is asked once more with the new model.
  */
-export async function semanticLeg(db: Db, embedder: Embedder, f: SearchFilters, query: string, k: number): Promise<{ hits: Candidate[]; queryVector: Float32Array }> {
+export async function semanticLeg(
+  db: Db,
+  embedder: Embedder,
+  f: SearchFilters,
+  query: string,
+  k: number,
+  made?: QueryVector,
+): Promise<{ hits: Candidate[]; queryVector: Float32Array }> {
   for (let retried = false; ; retried = true) {
-    const queryVector = await embedQuery(embedder, query);
-    const model = embedder.model;
+    const { queryVector, model } = !retried && made ? made : await queryVectorOf(embedder, query);
     const hits = await memoriesRepository.semanticCandidates(db, { ...f, embeddingModel: model }, toPgVector(queryVector), k);
     if (hits.length > 0 || retried || !(await modelMovedOn(embedder, model))) return { hits, queryVector };
   }
 }
 
+/** A query's vector and the model that made it. */
+export interface QueryVector {
+  queryVector: Float32Array;
+  model: string;
+}
+
+/** The model is read as the vector is made, so a re-embed's switch in between cannot mislabel it. */
+async function queryVectorOf(embedder: Embedder, query: string): Promise<QueryVector> {
+  const queryVector = await embedQuery(embedder, query);
+  return { queryVector, model: embedder.model };
+}
+
 /**
  * A whole semantic search in one statement after the embed (ranking, rows, the search recorded;
- * see recordNearest), when the index can answer it alone: null when it cannot (k too deep, or
- * fewer than k rows from the index), and the caller takes the general path.
+ * see recordNearest), when the index can answer it alone. `found` is null when it cannot (k too
+ * deep, or fewer than k rows from the index): the caller takes the general path with `made`.
  */
 export async function semanticSearchInOneStatement(
   db: Db,
@@ -35,9 +53,8 @@ export async function semanticSearchInOneStatement(
   k: number,
   minScore: number,
   event: () => SearchEvent,
-): Promise<{ hits: HydratedHit[]; evaluated: number; queryVector: Float32Array } | null> {
-  const queryVector = await embedQuery(embedder, query);
-  const nearest = memoriesRepository.semanticTopKQuery(db, { ...f, embeddingModel: embedder.model }, toPgVector(queryVector), k);
-  const found = nearest && (await searchEventsRepository.recordNearest(db, event(), nearest, k, minScore));
-  return found ? { ...found, queryVector } : null;
+): Promise<{ found: { hits: HydratedHit[]; evaluated: number } | null; made: QueryVector }> {
+  const made = await queryVectorOf(embedder, query);
+  const nearest = memoriesRepository.semanticTopKQuery(db, { ...f, embeddingModel: made.model }, toPgVector(made.queryVector), k);
+  return { found: nearest && (await searchEventsRepository.recordNearest(db, event(), nearest, k, minScore)), made };
 }
