@@ -12,12 +12,17 @@ import { byScore, Neighbour } from './nearest';
  *   2. candidates = rows holding any rare lexeme or any two common ones, scored, top k.
  * A word in COMMON or more rows only adds to the score of rows found otherwise: scoring every row
  * that holds one common word is what makes a plain OR query slow, and such rows rank low anyway.
+ * Counting a common word is statement 1's costly part (its whole posting list is read), and a common
+ * word stays common: which words were common for the same rows is remembered for a minute
+ * (commonWords), and those are not counted again. Rare words are always counted, so a word just
+ * stored is found at once.
  * A query using web-search syntax ("a phrase", -word, or) keeps websearch_to_tsquery's meaning
  * as the filter and is ranked the same way.
  */
 const COMMON = 500;
 const MAX_TERMS = 12;
-const MAX_COMMON_PAIRED = 6;
+/** Pairs of the rarest common words (3 words: 3 pairs) widen the candidates; more pairs cost more than they found (npm run bench, 100k). */
+const MAX_COMMON_PAIRED = 3;
 const K1 = 1.2;
 const B = 0.75;
 
@@ -34,12 +39,18 @@ export async function bm25Candidates(db: Knex, rows: (db: Knex) => Knex.QueryBui
   // Excluded words (-word) are not terms to rank by.
   const positive = syntax ? text.replace(/(^|\s)-\S+/g, ' ') : text;
   const holding = rows(db).whereRaw('memories.content_tsv @@ quote_literal(t.lex)::tsquery').select(db.raw('1')).limit(COMMON);
+  const scope = JSON.stringify(rows(db).toSQL().toNative());
+  const known = commonWords.known(scope);
+  // A word known to be common is not counted (its df is COMMON either way: counts stop there).
   const { rows: found } = await db.raw(
-    `SELECT quote_literal(t.lex)::tsquery::text AS tq, d.df, (SELECT greatest(reltuples, 0) FROM pg_class WHERE oid = 'memories'::regclass)::float8 AS n
+    `SELECT quote_literal(t.lex)::tsquery::text AS tq, CASE WHEN t.lex = ANY (?::text[]) THEN ? ELSE d.df END AS df,
+            (SELECT greatest(reltuples, 0) FROM pg_class WHERE oid = 'memories'::regclass)::float8 AS n
        FROM unnest(tsvector_to_array(to_tsvector('english', ?))) AS t(lex)
-       CROSS JOIN LATERAL (SELECT count(*)::int AS df FROM (?) AS s) AS d`,
-    [positive, holding],
+       CROSS JOIN LATERAL (SELECT count(*)::int AS df FROM (?) AS s WHERE NOT (t.lex = ANY (?::text[]))) AS d`,
+    [known, COMMON, positive, holding, known],
   );
+  const counted = (found as Term[]).map((t) => ({ lex: lexemeOf(t.tq), df: Number(t.df) })).filter((t) => !known.includes(t.lex));
+  commonWords.remember(scope, counted.filter((t) => t.df >= COMMON).map((t) => t.lex));
   const terms = (found as Term[])
     .map((t) => ({ ...t, df: Number(t.df), n: Number(t.n) }))
     .filter((t) => t.df > 0)
@@ -72,3 +83,33 @@ function candidateQuery(terms: Array<{ tq: string; df: number }>): string {
   if (parts.length === 0) parts.push(...common);
   return parts.join(' | ');
 }
+
+/** The lexeme of a one-lexeme tsquery's text ('word' → word). */
+const lexemeOf = (tq: string) => tq.slice(1, -1).replaceAll("''", "'");
+
+const COMMON_MEMORY_MS = 60_000;
+const COMMON_MEMORY_SCOPES = 1_000;
+
+/**
+ * Words found common, per set of searchable rows (the SQL that selects them), each until a minute
+ * after it was counted; then it is counted again. The least recently used sets go first.
+ */
+const commonWords = {
+  scopes: new Map<string, Map<string, number>>(),
+  known(scope: string): string[] {
+    const words = this.scopes.get(scope);
+    if (!words) return [];
+    this.scopes.delete(scope);
+    this.scopes.set(scope, words);
+    const now = Date.now();
+    for (const [lex, until] of words) if (until <= now) words.delete(lex);
+    return [...words.keys()];
+  },
+  remember(scope: string, counted: string[]): void {
+    if (counted.length === 0) return;
+    const words = this.scopes.get(scope) ?? new Map<string, number>();
+    for (const lex of counted) words.set(lex, Date.now() + COMMON_MEMORY_MS);
+    this.scopes.set(scope, words);
+    while (this.scopes.size > COMMON_MEMORY_SCOPES) this.scopes.delete(this.scopes.keys().next().value!);
+  },
+};
