@@ -15,6 +15,7 @@ import { BenchServer, percentiles, post } from './support';
 function classify(sql: string): string {
   const s = sql.toLowerCase();
   if (s.includes('api_keys')) return 'auth (API key lookup)';
+  if (s.startsWith('with mem as (insert into "memories"')) return 'memory + entities + links + agent activity + outbox (one statement)';
   if (s.includes('webhook_deliveries')) return 'event outbox write';
   if (s.includes('entit')) return 'entity linking';
   if (s.startsWith('update "agents"')) return 'agent last_active_at';

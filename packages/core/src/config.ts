@@ -1,3 +1,4 @@
+import os from 'node:os';
 import Joi from 'joi';
 
 export type Mode = 'embedded' | 'split';
@@ -108,7 +109,8 @@ const schema = Joi.object({
   UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(60),
   REGISTER_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(10),
   API_KEY_CACHE_MS: Joi.number().integer().min(0).max(300_000).default(10_000),
-  MAX_IN_FLIGHT_REQUESTS: Joi.number().integer().min(0).default(8),
+  // Two per core: one request on a CPU, one waiting on I/O (npm run bench:load: fewer lose throughput, more only wait).
+  MAX_IN_FLIGHT_REQUESTS: Joi.number().integer().min(0).default(() => 2 * os.availableParallelism()),
   MAX_EVENT_LOOP_DELAY_MS: Joi.number().integer().min(0).default(1000),
   MAX_DB_POOL_WAIT_MS: Joi.number().integer().min(0).default(100),
   REQUEST_TIMEOUT_MS: Joi.number().integer().min(0).default(30_000),
