@@ -11,8 +11,6 @@ import { registerStatusCommand } from './commands/status';
 import { EXIT } from './exit-codes';
 import { registerReembedCommand } from './commands/reembed';
 
-export { EXIT } from './exit-codes';
-
 const program = new Command('ams')
   .description('Agent Memory Service command line')
   .version(VERSION)

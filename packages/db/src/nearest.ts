@@ -56,7 +56,8 @@ const indexOrdered = (db: Knex, table: string, filtered: (db: Knex) => Knex.Quer
  * The HNSW index on `<table>.embedding` answers first. A filtered HNSW scan only sees ef_search
  * candidates from the whole table (every tenant's rows), so iterative scans keep it going until k
  * rows pass the filters; relaxed order is re-sorted here. When the index still yields fewer than k
- * (a small or heavily filtered set), an exact scan over the filtered rows answers instead.
+ * (a small or heavily filtered set), an exact scan over the filtered rows answers instead;
+ * `indexFellShort`: the caller already asked the index this (nearestInOneStatement), go straight there.
  */
 export async function nearestNeighbours(
   db: Knex,
@@ -64,9 +65,12 @@ export async function nearestNeighbours(
   filtered: (db: Knex) => Knex.QueryBuilder,
   vector: string,
   k: number,
+  indexFellShort = false,
 ): Promise<Neighbour[]> {
-  const viaIndex: Array<{ id: string; score: number }> = await inIterativeScan(db, k, (trx) => indexOrdered(trx, table, filtered, vector, k));
-  if (viaIndex.length >= k) return byScore(viaIndex);
+  if (!indexFellShort) {
+    const viaIndex: Array<{ id: string; score: number }> = await inIterativeScan(db, k, (trx) => indexOrdered(trx, table, filtered, vector, k));
+    if (viaIndex.length >= k) return byScore(viaIndex);
+  }
   // MATERIALIZED keeps the planner from turning this back into an index-ordered scan.
   const { expr, rows } = ofQuerySize(table, filtered, vector);
   const exact: Array<{ id: string; score: number }> = await db

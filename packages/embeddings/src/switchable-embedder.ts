@@ -10,8 +10,8 @@ import { embedQuery, type QueryEmbedder } from './query-cache';
 export class SwitchableEmbedder implements QueryEmbedder {
   private current: Embedder;
   private catchUp?: () => Promise<void>;
-  private catchingUp?: Promise<void>;
-  private lastCatchUp = 0;
+  /** In one object, so views made with Object.create (a request's, see services/api memory-deps) share it. */
+  private readonly following: { last: number; reading?: Promise<void> } = { last: 0 };
 
   constructor(initial: Embedder) {
     this.current = initial;
@@ -48,11 +48,12 @@ export class SwitchableEmbedder implements QueryEmbedder {
    */
   async refresh(): Promise<boolean> {
     const before = this.current;
-    if (!this.catchingUp && this.catchUp && Date.now() - this.lastCatchUp >= 250) {
-      this.lastCatchUp = Date.now();
-      this.catchingUp = this.catchUp().finally(() => (this.catchingUp = undefined));
+    const f = this.following;
+    if (!f.reading && this.catchUp && Date.now() - f.last >= 250) {
+      f.last = Date.now();
+      f.reading = this.catchUp().finally(() => (f.reading = undefined));
     }
-    await this.catchingUp?.catch(() => undefined);
+    await f.reading?.catch(() => undefined);
     return this.current !== before;
   }
 

@@ -22,16 +22,18 @@ export async function semanticLeg(
   made?: QueryVector,
 ): Promise<{ hits: Candidate[]; queryVector: Float32Array }> {
   for (let retried = false; ; retried = true) {
-    const { queryVector, model } = !retried && made ? made : await queryVectorOf(embedder, query);
-    const hits = await memoriesRepository.semanticCandidates(db, { ...f, embeddingModel: model }, toPgVector(queryVector), k);
+    const given = !retried ? made : undefined;
+    const { queryVector, model } = given ?? (await queryVectorOf(embedder, query));
+    const hits = await memoriesRepository.semanticCandidates(db, { ...f, embeddingModel: model }, toPgVector(queryVector), k, given?.indexFellShort);
     if (hits.length > 0 || retried || !(await modelMovedOn(embedder, model))) return { hits, queryVector };
   }
 }
 
-/** A query's vector and the model that made it. */
+/** A query's vector and the model that made it; `indexFellShort`: the index was asked for k rows with it and had fewer. */
 export interface QueryVector {
   queryVector: Float32Array;
   model: string;
+  indexFellShort?: boolean;
 }
 
 /** The model is read as the vector is made, so a re-embed's switch in between cannot mislabel it. */
@@ -56,5 +58,7 @@ export async function semanticSearchInOneStatement(
 ): Promise<{ found: { hits: HydratedHit[]; evaluated: number } | null; made: QueryVector }> {
   const made = await queryVectorOf(embedder, query);
   const nearest = memoriesRepository.semanticTopKQuery(db, { ...f, embeddingModel: made.model }, toPgVector(made.queryVector), k);
-  return { found: nearest && (await searchEventsRepository.recordNearest(db, event(), nearest, k, minScore)), made };
+  if (!nearest) return { found: null, made };
+  const found = await searchEventsRepository.recordNearest(db, event(), nearest, k, minScore);
+  return { found, made: { ...made, indexFellShort: found === null } };
 }

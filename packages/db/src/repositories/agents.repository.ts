@@ -21,6 +21,9 @@ export interface AgentCounts {
   project_count: number;
 }
 
+/** An agent's last_active_at is written at most once a minute: the SQL test of `table` (or its alias). */
+export const activityIsStale = (table: string) => `(${table}.last_active_at IS NULL OR ${table}.last_active_at < now() - interval '1 minute')`;
+
 export const agentsRepository = {
   async findLive(db: Knex, accountId: string, id: string): Promise<AgentRow | undefined> {
     return db('agents').where({ account_id: accountId, id }).whereNull('deleted_at').first();
@@ -91,7 +94,7 @@ export const agentsRepository = {
     await db('agents')
       .where('account_id', accountId)
       .whereIn('id', ids)
-      .where((q) => q.whereNull('last_active_at').orWhereRaw(`last_active_at < now() - interval '1 minute'`))
+      .whereRaw(activityIsStale('agents'))
       .update({ last_active_at: db.fn.now() });
   },
 

@@ -86,12 +86,6 @@ export const entitiesRepository = {
     return out;
   },
 
-  /**
-   * Same name (case-insensitive) and type is the same entity: one statement returns the ids of
-   * existing and new ones alike (the no-op update makes RETURNING include the existing rows).
-   * Rows are taken in one fixed order, so concurrent creates naming the same entities lock them
-   * in the same order and cannot deadlock.
-   */
   /** The memory object's `entities`: live entities linked to each memory, one query for all. */
   async entitiesForMemories(
     db: Knex,

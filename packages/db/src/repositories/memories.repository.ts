@@ -344,8 +344,8 @@ export const memoriesRepository = {
   },
 
   /** Top-k by cosine similarity: the filtered HNSW scan with its exact fallback (see nearestNeighbours). */
-  async semanticCandidates(db: Knex, f: SearchFilters, vector: string, k: number): Promise<Candidate[]> {
-    return nearestNeighbours(db, 'memories', semanticSet(f), vector, k);
+  async semanticCandidates(db: Knex, f: SearchFilters, vector: string, k: number, indexFellShort = false): Promise<Candidate[]> {
+    return nearestNeighbours(db, 'memories', semanticSet(f), vector, k, indexFellShort);
   },
 
   /** The index's top-k as one statement (see nearestInOneStatement), or null when k is too deep for that. */

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { activityIsStale } from './agents.repository';
 import { MEMORY_RETURNING, memoryInsertRow, MemoryRow, NewMemory } from './memories.repository';
 import { oneShotInsert, OutboxEvent, RecordedDelivery, subscribedInsert } from './webhook-deliveries.repository';
 
@@ -32,6 +33,9 @@ export const newMemoriesRepository = {
     const oneShots = r.events.flatMap((e) => (e.url ? [{ ...e, url: e.url }] : []));
     const { rows } = await db.raw(
       `WITH mem AS (?),
+       -- Same name (case-insensitive) and type is the same entity; the no-op update makes RETURNING
+       -- include existing rows. Rows are taken in one fixed order, so concurrent creates naming the
+       -- same entities lock them in the same order and cannot deadlock.
        ent AS (
          INSERT INTO entities (account_id, name, entity_type)
          SELECT DISTINCT ON (x.account_id, x.entity_type, lower(x.name)) x.account_id, x.name, x.entity_type
@@ -50,7 +54,7 @@ export const newMemoriesRepository = {
          UPDATE agents a SET last_active_at = now()
            FROM (SELECT DISTINCT account_id, agent_id FROM mem) m
           WHERE a.account_id = m.account_id AND a.id = m.agent_id
-            AND (a.last_active_at IS NULL OR a.last_active_at < now() - interval '1 minute')
+            AND ${activityIsStale('a')}
        ), subscribed AS (?), one_shots AS (?)
        SELECT mem.*, (SELECT coalesce(json_agg(json_build_object('account_id', d.account_id, 'id', d.id)), '[]'::json)
                         FROM (SELECT account_id, id FROM subscribed UNION ALL SELECT account_id, id FROM one_shots) d) AS deliveries
