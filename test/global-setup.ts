@@ -22,6 +22,10 @@ export default async function globalSetup(): Promise<void> {
   // Tests never load the developer's ./models: those that need a model name the generated one's
   // directory, and a re-embed of the default model (the fuzz test's `{}` body) finds nothing to start.
   process.env.MODEL_DIR = path.join(__dirname, '..', '.cache', 'no-models');
+  // The model runs on the test's own thread: jest runs many test files in one process, each with a
+  // fresh module registry (so a fresh model thread), and onnxruntime-node loads in one thread per
+  // process only. Child processes (startService) run it in its thread, as production does.
+  process.env.EMBEDDING_THREAD = 'main';
   // Tests never write a key file under ./data: one key for the run, shared with child processes.
   process.env.WEBHOOK_SECRET_KEY ??= crypto.randomBytes(32).toString('base64');
 }

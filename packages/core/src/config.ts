@@ -42,6 +42,8 @@ export interface Config {
     /** The model hub (Hugging Face's layout: <host>/<model>/resolve/main/<file>). */
     modelHost: string;
     quantized: boolean;
+    /** Where the model runs: 'worker', a thread of its own (the event loop goes on meanwhile), or 'main'. */
+    thread: 'worker' | 'main';
     /** Query embeddings kept per process (LRU over model + text); 0 turns the cache off. */
     queryCacheSize: number;
     /** Embedded mode may fall back to the lexical embedder when the model files are absent. */
@@ -121,6 +123,7 @@ const schema = Joi.object({
   EMBEDDING_MODEL_HOST: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://huggingface.co'),
   EMBEDDING_QUERY_CACHE_SIZE: Joi.number().integer().min(0).max(1_000_000).default(1_000),
   EMBEDDING_QUANTIZED: Joi.boolean().default(true),
+  EMBEDDING_THREAD: Joi.string().valid('worker', 'main').default('worker'),
   EMBEDDING_WORKER_CONCURRENCY: Joi.number().integer().min(1).max(64).default(2),
   EMBEDDING_BATCH_SIZE: Joi.number().integer().min(1).max(256).default(32),
   EMBEDDING_BATCH_WAIT_MS: Joi.number().integer().min(0).max(10_000).default(20),
@@ -199,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowRemoteModels: v.EMBEDDING_ALLOW_REMOTE_MODELS ?? mode === 'embedded',
       modelHost: v.EMBEDDING_MODEL_HOST,
       quantized: v.EMBEDDING_QUANTIZED,
+      thread: v.EMBEDDING_THREAD,
       queryCacheSize: v.EMBEDDING_QUERY_CACHE_SIZE,
       allowLexicalFallback: mode === 'embedded',
     },

@@ -3,7 +3,7 @@ import { MAX_INDEXED_DIMENSIONS } from './embedder';
 import { downloadModel } from './download/download-model';
 import { DownloadProgress, progressFor } from './download/progress';
 import { LexicalEmbedder } from './lexical-embedder';
-import { missingModelMessage, modelFilesPresent, TransformersEmbedder } from './transformers-embedder';
+import { missingModelMessage, ModelThreadChoice, modelFilesPresent, TransformersEmbedder } from './transformers-embedder';
 
 export interface EmbedderConfig {
   provider: 'transformers' | 'lexical';
@@ -13,6 +13,7 @@ export interface EmbedderConfig {
   allowRemoteModels: boolean;
   modelHost: string;
   quantized: boolean;
+  thread?: ModelThreadChoice;
   allowLexicalFallback: boolean;
 }
 

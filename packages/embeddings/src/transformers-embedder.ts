@@ -3,6 +3,10 @@ import path from 'node:path';
 import type { Embedder } from './embedder';
 import { CoalescedCalls } from './coalesced-calls';
 import { inLengthBuckets } from './length-buckets';
+import { modelThread } from './model-thread/model-thread';
+
+/** Where the model runs: the process's model thread (model-thread.ts), or the calling thread. */
+export type ModelThreadChoice = 'worker' | 'main';
 
 export interface TransformersOptions {
   model: string;
@@ -11,7 +15,12 @@ export interface TransformersOptions {
   quantized: boolean;
   /** Where transformers.js itself would fetch from when remote loading is on (default: the hub). */
   modelHost?: string;
+  /** Default 'worker'. 'main' blocks the event loop for each model call (tests under jest use it: see model-thread.ts). */
+  thread?: ModelThreadChoice;
 }
+
+/** One model call: pooled, normalised vectors of `texts`, padded to the longest. */
+type ModelCall = (texts: string[]) => Promise<Float32Array[]>;
 
 type FeatureExtractor = (
   texts: string[],
@@ -48,31 +57,44 @@ export class TransformersEmbedder implements Embedder {
   readonly provider = 'transformers' as const;
   readonly model: string;
   dimensions = 0;
-  private extractor?: Promise<FeatureExtractor>;
+  private call?: Promise<ModelCall>;
   /** Single-text calls (queries, v1 creates) share the model by turns, in batches (see CoalescedCalls). */
-  private readonly singles = new CoalescedCalls<Float32Array>(async (texts) => {
-    const extractor = await this.load();
-    return inLengthBuckets(texts, (batch) => this.run(extractor, batch));
-  });
+  private readonly singles = new CoalescedCalls<Float32Array>(async (texts) => inLengthBuckets(texts, await this.load()));
 
   constructor(private readonly options: TransformersOptions) {
     this.model = options.model;
   }
 
   /** Loads once; concurrent first calls share the load. */
-  load(): Promise<FeatureExtractor> {
-    this.extractor ??= this.loadModel().catch((err) => {
-      this.extractor = undefined;
+  load(): Promise<ModelCall> {
+    this.call ??= this.loadModel().catch((err) => {
+      this.call = undefined;
       throw err;
     });
-    return this.extractor;
+    return this.call;
   }
 
-  private async loadModel(): Promise<FeatureExtractor> {
-    const { model, modelDir, allowRemoteModels, quantized, modelHost } = this.options;
+  private async loadModel(): Promise<ModelCall> {
+    const { model, modelDir, allowRemoteModels, quantized } = this.options;
     if (!allowRemoteModels && !modelFilesPresent(modelDir, model, quantized)) {
       throw new Error(missingModelMessage(modelDir, model, quantized));
     }
+    const call = this.options.thread === 'main' ? await this.loadHere() : await this.loadInModelThread();
+    const [probe] = await call(['dimension probe']);
+    this.dimensions = probe!.length;
+    return call;
+  }
+
+  private async loadInModelThread(): Promise<ModelCall> {
+    const { model, modelDir, allowRemoteModels, quantized, modelHost } = this.options;
+    const options = { model, modelDir, allowRemoteModels, quantized, modelHost };
+    const key = JSON.stringify(options);
+    await modelThread().load(key, options);
+    return (texts) => modelThread().run(key, texts);
+  }
+
+  private async loadHere(): Promise<ModelCall> {
+    const { model, modelDir, allowRemoteModels, quantized, modelHost } = this.options;
     const transformers = await import('@xenova/transformers');
     transformers.env.localModelPath = path.resolve(modelDir);
     transformers.env.allowLocalModels = true;
@@ -80,27 +102,22 @@ export class TransformersEmbedder implements Embedder {
     transformers.env.cacheDir = path.resolve(modelDir);
     if (modelHost) transformers.env.remoteHost = `${modelHost.replace(/\/+$/, '')}/`;
     const extractor = (await transformers.pipeline('feature-extraction', model, { quantized })) as unknown as FeatureExtractor;
-    const [probe] = await this.run(extractor, ['dimension probe']);
-    this.dimensions = probe!.length;
-    return extractor;
-  }
-
-  private async run(extractor: FeatureExtractor, texts: string[]): Promise<Float32Array[]> {
-    const output = await extractor(texts, { pooling: 'mean', normalize: true });
-    const dims = output.dims[output.dims.length - 1]!;
-    return texts.map((_, i) => Float32Array.from(output.data.subarray(i * dims, (i + 1) * dims)));
+    return async (texts) => {
+      const output = await extractor(texts, { pooling: 'mean', normalize: true });
+      const dims = output.dims[output.dims.length - 1]!;
+      return texts.map((_, i) => Float32Array.from(output.data.subarray(i * dims, (i + 1) * dims)));
+    };
   }
 
   async embed(texts: string[]): Promise<Float32Array[]> {
     if (texts.length === 1) return [await this.singles.call(texts[0]!)];
     if (texts.length === 0) return [];
-    const extractor = await this.load();
-    return inLengthBuckets(texts, (batch) => this.run(extractor, batch));
+    return inLengthBuckets(texts, await this.load());
   }
 
   /** One model call, every text padded to the longest. */
   async embedPadded(texts: string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
-    return this.run(await this.load(), texts);
+    return (await this.load())(texts);
   }
 }

@@ -37,7 +37,7 @@ export async function startRedis(port: number): Promise<ChildProcess> {
 export function startService(entry: string, env: Record<string, string | undefined>, opts: { captureStderr?: boolean } = {}): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry)], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: process.env.SERVICE_LOG_LEVEL ?? 'error', ...env },
+    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: process.env.SERVICE_LOG_LEVEL ?? 'error', EMBEDDING_THREAD: 'worker', ...env },
     stdio: ['ignore', 'inherit', opts.captureStderr ? 'pipe' : 'inherit'],
   });
 }

@@ -11,7 +11,7 @@ describe('loadConfig', () => {
       databaseUrl: undefined,
       redisUrl: undefined,
       rateLimit: { perMinute: 100, registerPerMinute: 10 },
-      embedding: { provider: 'transformers', model: 'Xenova/all-MiniLM-L6-v2', allowLexicalFallback: true },
+      embedding: { provider: 'transformers', model: 'Xenova/all-MiniLM-L6-v2', allowLexicalFallback: true, thread: 'worker' },
       webhooks: { retryDelaysMs: [5000, 25000, 125000], timeoutMs: 30000, allowLoopback: false },
     });
   });
@@ -70,6 +70,7 @@ describe('loadConfig', () => {
     [{ RATE_LIMIT_PER_MINUTE: '0' }, 'RATE_LIMIT_PER_MINUTE'],
     [{ WEBHOOK_RETRY_DELAYS_MS: '5s,25s' }, 'WEBHOOK_RETRY_DELAYS_MS'],
     [{ EMBEDDING_PROVIDER: 'openai' }, 'EMBEDDING_PROVIDER'],
+    [{ EMBEDDING_THREAD: 'gpu' }, 'EMBEDDING_THREAD'],
   ])('fails fast on %p, naming the variable', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name}:`));

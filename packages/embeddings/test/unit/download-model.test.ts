@@ -70,7 +70,7 @@ describe('downloadModel', () => {
     expect(weights.at(-1)).toMatchObject({ message: 'model file downloaded', meta: { bytes: fs.statSync(path.join(source, 'onnx/model_quantized.onnx')).size, percent: 100 } });
     expect(weights[1]!.meta).toEqual(expect.objectContaining({ total_bytes: expect.any(Number), rate: expect.stringMatching(/MB\/s$/), eta_seconds: expect.any(Number) }));
 
-    const [v] = await new TransformersEmbedder({ model: MODEL, modelDir: dir, allowRemoteModels: false, quantized: true }).embed(['downloaded']);
+    const [v] = await new TransformersEmbedder({ model: MODEL, modelDir: dir, allowRemoteModels: false, quantized: true, thread: 'main' }).embed(['downloaded']);
     expect(v).toHaveLength(32);
 
     hub.requests.length = 0;
@@ -134,7 +134,7 @@ describe('downloadModel', () => {
 });
 
 describe('createEmbedder on first start', () => {
-  const base = { provider: 'transformers' as const, quantized: true };
+  const base = { provider: 'transformers' as const, quantized: true, thread: 'main' as const };
 
   it('embedded mode downloads a missing model, then serves it', async () => {
     const full = ensureGeneratedModel({ kind: 'short-window' });

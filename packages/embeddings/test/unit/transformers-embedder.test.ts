@@ -1,18 +1,20 @@
 /**
  * @jest-environment <rootDir>/test/onnx-environment.js
  */
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { createEmbedder, TransformersEmbedder, LexicalEmbedder } from '../../src';
 import { ensureGeneratedModel } from '@ams/testing';
 
 /** The real @xenova/transformers loading path, on a tiny BERT-shaped model the repo generates. */
+const ROOT = path.resolve(__dirname, '../../../..');
 /** A model directory that does not exist (nothing to clean up afterwards). */
 const absentDir = () => path.join(os.tmpdir(), `ams-no-model-${process.pid}-${Math.random().toString(36).slice(2)}`);
 
 describe('TransformersEmbedder', () => {
   const { modelDir, model } = ensureGeneratedModel();
-  const embedder = new TransformersEmbedder({ model, modelDir, allowRemoteModels: false, quantized: true });
+  const embedder = new TransformersEmbedder({ model, modelDir, allowRemoteModels: false, quantized: true, thread: 'main' });
   const norm = (v: Float32Array) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
 
   it('loads from the local directory and gives unit vectors of the model hidden size', async () => {
@@ -54,6 +56,22 @@ describe('TransformersEmbedder', () => {
     expect(norm(v!)).toBeCloseTo(1, 4);
   });
 
+  it("runs the model on the process's model thread: same vectors, the event loop free meanwhile, a run's failure only its caller's", () => {
+    const short = ensureGeneratedModel({ kind: 'short-window' });
+    expect(short.modelDir).toBe(modelDir);
+    const texts = ['first memory about postgres', 'second, longer memory about redis queues and workers'];
+    // Its own process: this one has onnxruntime-node on its main thread (see model-thread.ts).
+    const script = path.join(__dirname, '../support/embed-in-model-thread.ts');
+    const out = execFileSync(process.execPath, ['--import', 'tsx', script, modelDir, model, short.model, ...texts], { cwd: ROOT, env: { ...process.env, EMBEDDING_THREAD: 'worker' }, stdio: ['ignore', 'pipe', 'ignore'] });
+    const seen = JSON.parse(out.toString()) as { vectors: number[][]; batch: number[][]; ticks: number; failure: string | null; after: number[] };
+    return embedder.embed(texts).then((here) => {
+      for (const list of [seen.vectors, seen.batch]) list.forEach((v, i) => v.forEach((x, j) => expect(x).toBeCloseTo(here[i]![j]!, 4)));
+      expect(seen.ticks).toBeGreaterThan(0);
+      expect(seen.failure).toEqual(expect.any(String));
+      seen.after.forEach((x, j) => expect(x).toBeCloseTo(here[0]![j]!, 4));
+    });
+  });
+
   it('names the directory and the fix when the model is missing', async () => {
     const empty = absentDir();
     const missing = new TransformersEmbedder({ model: 'Xenova/all-MiniLM-L6-v2', modelDir: empty, allowRemoteModels: false, quantized: true });
@@ -62,7 +80,7 @@ describe('TransformersEmbedder', () => {
 });
 
 describe('createEmbedder', () => {
-  const base = { model: 'Xenova/all-MiniLM-L6-v2', allowRemoteModels: false, modelHost: 'http://127.0.0.1:1', quantized: true };
+  const base = { model: 'Xenova/all-MiniLM-L6-v2', allowRemoteModels: false, modelHost: 'http://127.0.0.1:1', quantized: true, thread: 'main' as const };
   const empty = absentDir;
 
   it('gives the lexical embedder when asked', async () => {
