@@ -16,6 +16,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import readline from 'node:readline';
 import autocannon from 'autocannon';
+import { loadConfig } from '@ams/core';
 import { arg, percentiles, prng, sentence, startBenchServer } from './support';
 
 interface Target {
@@ -191,7 +192,8 @@ async function main(): Promise<void> {
       });
       if (res.status !== 200) throw new Error(`seeding failed: ${res.status}`);
     }
-    const bounds = BOUNDS.map((k) => `${k}=${process.env[k] ?? 'default'}`).join(' ');
+    const defaults: Record<string, number> = { MAX_IN_FLIGHT_REQUESTS: loadConfig(process.env).backpressure.maxInFlight };
+    const bounds = BOUNDS.map((k) => `${k}=${process.env[k] ?? (k in defaults ? `${defaults[k]} (default)` : 'default')}`).join(' ');
     console.log(`${memories} memories; POST /v1/memories/search; ${seconds} s per step; API in its own process; ${bounds}`);
     console.log(`machine: ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at start\n`);
     console.log(['step'.padEnd(14), 'offered/s', 'accepted/s', '503/s', 'other', 'p50 ms', 'p99 ms', '503 p99 ms'].join(' '));
