@@ -80,6 +80,9 @@ function drive(target: Target, opts: { connections: number; seconds?: number; am
   });
 }
 
+/** Answers neither 200 nor 503, by status (0: no answer on that connection), printed at the end. */
+const otherStatuses = new Map<number, number>();
+
 function tally(run: Run, status: number, ms: number): void {
   if (status === 200) {
     run.accepted++;
@@ -87,7 +90,10 @@ function tally(run: Run, status: number, ms: number): void {
   } else if (status === 503) {
     run.shed++;
     run.shedLatencies.push(ms);
-  } else run.other++;
+  } else {
+    run.other++;
+    otherStatuses.set(status, (otherStatuses.get(status) ?? 0) + 1);
+  }
 }
 
 /** One search over a keep-alive agent; its status (0: no answer). */
@@ -212,6 +218,7 @@ async function main(): Promise<void> {
     const at2 = percentiles(loaded[1]!.latencies).p99;
     console.log(`\nsustainable ≈ ${sustainable}/s; unloaded p99 ${fmt(base)} ms; at 2× accepted p99 ${fmt(at2)} ms = ${(at2 / base).toFixed(2)}× unloaded (goal ≤ 3×)`);
     console.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at end`);
+    if (otherStatuses.size > 0) console.log(`other answers by status: ${[...otherStatuses].map(([s, n]) => `${s} × ${n}`).join(', ')}`);
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
