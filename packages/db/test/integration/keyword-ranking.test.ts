@@ -1,0 +1,40 @@
+import { Database, memoriesRepository, SearchFilters } from '../../src';
+import { insertMemories, openRunDatabase, tenant } from './fixtures';
+
+/** Which rows keyword search scores (keyword-ranking.ts), on real PostgreSQL. */
+describe('keyword candidates', () => {
+  let db: Database;
+  let filters: SearchFilters;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    db = await openRunDatabase();
+    const t = await tenant(db);
+    filters = { accountId: t.accountId, includeConfidential: true, includeArchived: true, metadataFilter: [], embeddingModel: 'test-model' };
+    // "quokka" and "wombat" are common here (past the 500 rows that make a word common); "platypus" is rare.
+    const common = Array.from({ length: 520 }, (_, i) => ({ content: `quokka and wombat sighting number ${i}` }));
+    const rows = await insertMemories(db, t, [{ content: 'a platypus and a quokka by the river' }, { content: 'a platypus alone' }, { content: 'one quokka only' }, ...common]);
+    [ids.both, ids.alone, ids.oneCommon] = rows.slice(0, 3).map((r) => r.id);
+  });
+  afterAll(() => db.close());
+
+  it('answers from the rows holding a rare query word when they fill the limit', async () => {
+    const found = await memoriesRepository.keywordCandidates(db.knex, filters, 'platypus quokka wombat', 2);
+    expect(found.map((c) => c.id).sort()).toEqual([ids.both, ids.alone].sort());
+  });
+
+  it('widens to rows holding two common query words when the rare ones fill less than the limit', async () => {
+    const found = await memoriesRepository.keywordCandidates(db.knex, filters, 'platypus quokka wombat', 5);
+    expect(found).toHaveLength(5);
+    // The rare word outweighs the common ones: its rows come first.
+    expect(found.slice(0, 2).map((c) => c.id).sort()).toEqual([ids.both, ids.alone].sort());
+    // A row holding a single common word is never a candidate of a query with rarer words.
+    expect(found.map((c) => c.id)).not.toContain(ids.oneCommon);
+  });
+
+  it('falls back to pairs of common words when the query has no rare one', async () => {
+    const found = await memoriesRepository.keywordCandidates(db.knex, filters, 'quokka wombat', 3);
+    expect(found).toHaveLength(3);
+    expect(found.map((c) => c.id)).not.toContain(ids.oneCommon);
+  });
+});
