@@ -31,9 +31,9 @@ const overlap = (a: Span, spans: Span[]) => spans.reduce((sum, b) => sum + Math.
 
 /**
  * Where a create's time goes: every SQL statement by what it does, and the model's calls. Requests
- * are sequential, so whatever runs belongs to the one request being timed. The model runs on the
- * event loop's thread (onnxruntime-node's run is synchronous), so a statement in flight meanwhile
- * is charged only its time outside the model's.
+ * are sequential, so whatever runs belongs to the one request being timed. A statement in flight
+ * while the model runs (on its own thread) overlaps it, so it is charged only its time outside the
+ * model's: what the request waits for after the embed.
  */
 class CreateProfiler {
   private readonly started = new Map<string, number>();

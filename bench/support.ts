@@ -58,9 +58,10 @@ export interface BenchServer {
  * split mode: v2 creates are queued (under a fresh key prefix) for worker processes. With
  * `embedded`, PGlite in a temporary directory and the in-process embedding worker (`npm start`'s mode).
  * `instrument` sees the context before the app is built (the profiler wraps the embedder and Redis).
- * `inProcessModel`: the bench runs the bare model in this process too, blocking the server's event
- * loop between its requests; overload shedding (event-loop delay, deadline) would then refuse the
- * bench's own requests, so it is off (bench:load keeps it: shedding is what it measures).
+ * `inProcessModel`: the bench runs the bare model (and bare SQL) in this process too, on the
+ * server's model thread and event loop between its requests; overload shedding (event-loop delay,
+ * deadline) could then refuse the bench's own requests, so it is off (bench:load keeps it: shedding
+ * is what it measures).
  */
 export async function startBenchServer(
   embedder: Embedder = new LexicalEmbedder(),
