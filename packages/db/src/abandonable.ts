@@ -36,8 +36,11 @@ export function whileReading<T>(signal: AbortSignal, fn: () => T): T {
 
 /**
  * Cancels the statement running on `connection`, from a connection of its own (as knex's own
- * timeout cancel does). With `sql`, the backend must still be running that statement: a connection
- * that has meanwhile gone back to the pool and started another's query is left alone.
+ * timeout cancel does). With `sql`, the backend must still be running that statement. The callers
+ * keep `connection` out of the pool until this has finished: a search's statement is the same text
+ * for every request, so a cancel landing after the connection had passed to another request would
+ * stop that request's statement (a 500 for a client that did nothing wrong). A cancel that reaches
+ * an idle backend is ignored by PostgreSQL.
  */
 async function cancelOnServer(client: RawClient, connection: { processID?: number }, sql?: string): Promise<void> {
   if (!client[CANCELS] || connection.processID === undefined) return;
@@ -68,16 +71,20 @@ export function installAbandon(knex: Knex, driver: 'postgres' | 'pglite'): void 
     if (!signal) return run.call(this, connection, obj);
     if (signal.aborted) return Promise.reject(signal.reason);
     let settled = false;
+    let cancelling: Promise<void> | undefined;
     const cancel = () => {
-      if (!settled) void cancelOnServer(this, connection as { processID?: number }, obj.sql).catch(() => undefined);
+      if (!settled) cancelling = cancelOnServer(this, connection as { processID?: number }, obj.sql).catch(() => undefined);
     };
     signal.addEventListener('abort', cancel, { once: true });
     return run.call(this, connection, obj).then(
       (result) => result,
       (err: unknown) => Promise.reject(signal.aborted ? signal.reason : err),
-    ).finally(() => {
+    ).finally(async () => {
       settled = true;
       signal.removeEventListener('abort', cancel);
+      // The connection goes back to the pool only once a cancel sent for this statement has landed:
+      // a late one would otherwise stop the next request's statement on it (see cancelOnServer).
+      await cancelling;
     });
   };
 }
@@ -95,8 +102,9 @@ function abandonableTransactions(bound: Knex, client: RawClient, signal: AbortSi
       if (signal.aborted) throw signal.reason;
       const connection = (await (trx.client as unknown as RawClient).acquireConnection()) as { processID?: number };
       let settled = false;
+      let cancelling: Promise<void> | undefined;
       const cancel = () => {
-        if (!settled) void cancelOnServer(client, connection).catch(() => undefined);
+        if (!settled) cancelling = cancelOnServer(client, connection).catch(() => undefined);
       };
       signal.addEventListener('abort', cancel, { once: true });
       try {
@@ -106,6 +114,8 @@ function abandonableTransactions(bound: Knex, client: RawClient, signal: AbortSi
       } finally {
         settled = true;
         signal.removeEventListener('abort', cancel);
+        // Held until a cancel sent meanwhile has landed, so it cannot reach whoever gets the connection next.
+        await cancelling;
       }
     }, config);
   };

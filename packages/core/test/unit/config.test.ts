@@ -59,6 +59,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name}:`));
   });
 
+  it('lets twice the in-flight bound wait for a slot unless told otherwise', () => {
+    expect(loadConfig({ MAX_IN_FLIGHT_REQUESTS: '5' }).backpressure).toMatchObject({ maxInFlight: 5, maxQueued: 10, maxQueueWaitMs: 1000 });
+    expect(loadConfig({ MAX_IN_FLIGHT_REQUESTS: '5', MAX_QUEUED_REQUESTS: '0' }).backpressure.maxQueued).toBe(0);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).mode).toBe('embedded');
   });
@@ -71,6 +76,8 @@ describe('loadConfig', () => {
     [{ WEBHOOK_RETRY_DELAYS_MS: '5s,25s' }, 'WEBHOOK_RETRY_DELAYS_MS'],
     [{ EMBEDDING_PROVIDER: 'openai' }, 'EMBEDDING_PROVIDER'],
     [{ EMBEDDING_THREAD: 'gpu' }, 'EMBEDDING_THREAD'],
+    [{ MAX_QUEUED_REQUESTS: '-1' }, 'MAX_QUEUED_REQUESTS'],
+    [{ MAX_QUEUE_WAIT_MS: 'soon' }, 'MAX_QUEUE_WAIT_MS'],
   ])('fails fast on %p, naming the variable', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name}:`));

@@ -1,4 +1,4 @@
-import { abandonable, createPgliteDatabase, Database, Knex } from '../../src';
+import { abandonable, createDatabase, createPgliteDatabase, Database, Knex } from '../../src';
 import { openRunDatabase } from './fixtures';
 
 const running = (db: Knex, marker: string) =>
@@ -32,6 +32,25 @@ describe('abandonable (PostgreSQL)', () => {
     expect(await outcome).toBe(reason);
     await waitFor(async () => (await running(db.knex, marker)) === 0);
     expect((await db.knex.raw('select 1 as one')).rows[0].one).toBe(1);
+  });
+
+  it("never cancels the next request's statement of the same text, even when the abandoned one ends as its cancel is sent", async () => {
+    // One connection: the next request runs on the backend the abandoned one just used.
+    const single = await createDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: '', dbPoolMax: 1 });
+    try {
+      for (const abortAfterMs of [285, 290, 295, 298, 300, 302, 305]) {
+        const sql = `select pg_sleep(0.3) /* same_text */`;
+        const controller = new AbortController();
+        const abandoned = abandonable(single.knex, controller.signal).raw(sql).catch(() => undefined);
+        const next = abandonable(single.knex, new AbortController().signal).raw(sql);
+        await new Promise((r) => setTimeout(r, abortAfterMs));
+        controller.abort(new Error('gone'));
+        await abandoned;
+        await expect(next).resolves.toBeDefined();
+      }
+    } finally {
+      await single.close();
+    }
   });
 
   it('refuses a query once the signal has fired, and leaves the unbound database alone', async () => {

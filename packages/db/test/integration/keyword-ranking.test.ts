@@ -14,7 +14,7 @@ describe('keyword candidates', () => {
     // "quokka" and "wombat" are common here (past the 500 rows that make a word common); "platypus" is rare.
     const common = Array.from({ length: 520 }, (_, i) => ({ content: `quokka and wombat sighting number ${i}` }));
     const rows = await insertMemories(db, t, [{ content: 'a platypus and a quokka by the river' }, { content: 'a platypus alone' }, { content: 'one quokka only' }, ...common]);
-    [ids.both, ids.alone, ids.oneCommon] = rows.slice(0, 3).map((r) => r.id);
+    Object.assign(ids, { both: rows[0]!.id, alone: rows[1]!.id, oneCommon: rows[2]!.id });
   });
   afterAll(() => db.close());
 

@@ -41,7 +41,8 @@ class ModelThread {
     const { result } = await this.call({ op: 'run', key, texts });
     const { data, dims } = result!;
     const size = dims[dims.length - 1]!;
-    return texts.map((_, i) => data.subarray(i * size, (i + 1) * size));
+    // Copies, not views: a cached query vector must not keep its whole batch's buffer alive.
+    return texts.map((_, i) => data.slice(i * size, (i + 1) * size));
   }
 
   private call(message: Record<string, unknown>): Promise<Reply> {

@@ -1,8 +1,9 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import type { Request, RequestHandler } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ApiError } from '@ams/core';
 import { whileReading } from '@ams/db';
 import type { AppContext } from '../context';
+import { AdmissionQueue } from './admission-queue';
 import { sendError } from './error-handler';
 
 const RETRY_AFTER_SECONDS = 1;
@@ -74,10 +75,15 @@ export class LoadGauge {
     return this.standingWaitMs;
   }
 
-  /** Why a new request would be refused now, or null. */
+  /** Whether the in-flight bound is reached (a new request waits in the admission queue). */
+  full(): boolean {
+    const { maxInFlight } = this.ctx.config.backpressure;
+    return maxInFlight > 0 && this.inFlight >= maxInFlight;
+  }
+
+  /** Why a new request would be refused now whatever the queue (a saturated database or event loop), or null. */
   overload(): string | null {
     const b = this.ctx.config.backpressure;
-    if (b.maxInFlight > 0 && this.inFlight >= b.maxInFlight) return 'too many requests in progress';
     if (b.maxPoolWaitMs > 0 && this.standingWaitMs >= b.maxPoolWaitMs) return 'the database is saturated';
     if (b.maxEventLoopDelayMs > 0 && this.delayMs >= b.maxEventLoopDelayMs) return 'the server is saturated';
     return null;
@@ -90,20 +96,21 @@ export class LoadGauge {
 }
 
 /**
- * Load shedding at the door: beyond a bound on requests in progress, database-pool waiters or
- * event-loop delay, a request gets 503 service_unavailable with Retry-After at once instead of
- * queueing behind the others (so the accepted ones keep their latency). Every accepted request has
- * a deadline: past it the client gets 503 and the request's signal is aborted.
+ * Load shedding at the door: a saturated database pool or event loop refuses a new request at once
+ * with 503 service_unavailable and Retry-After; beyond the bound on requests in progress it waits in
+ * the admission queue (newest first, the oldest refused on overflow: see AdmissionQueue) instead of
+ * queueing without bound. Every accepted request has a deadline: past it the client gets 503 and
+ * the request's signal is aborted.
  */
 export function backpressure(ctx: AppContext, gauge = new LoadGauge(ctx)): RequestHandler {
-  const timeoutMs = ctx.config.backpressure.requestTimeoutMs;
-  return (req, res, next) => {
-    if (EXEMPT.has(req.path)) return next();
-    const reason = gauge.overload();
-    if (reason) {
-      res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
-      return sendError(req, res, new ApiError('service_unavailable', `Service overloaded (${reason}); retry in ${RETRY_AFTER_SECONDS} second.`));
-    }
+  const { requestTimeoutMs: timeoutMs, maxQueued, maxQueueWaitMs } = ctx.config.backpressure;
+  const queue = new AdmissionQueue(maxQueued, maxQueueWaitMs);
+  const refuse = (req: Request, res: Response, reason: string) => {
+    if (res.headersSent || res.destroyed) return;
+    res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+    sendError(req, res, new ApiError('service_unavailable', `Service overloaded (${reason}); retry in ${RETRY_AFTER_SECONDS} second.`));
+  };
+  const start = (req: Request, res: Response, next: NextFunction) => {
     gauge.inFlight++;
     const controller = new AbortController();
     signals.set(req, controller.signal);
@@ -121,8 +128,28 @@ export function backpressure(ctx: AppContext, gauge = new LoadGauge(ctx)): Reque
       gauge.inFlight--;
       clearTimeout(deadline);
       if (!res.writableFinished) controller.abort(new ApiError('service_unavailable', 'The client went away before the response.'));
+      if (!gauge.full()) queue.admitNext();
     });
     next();
+  };
+  return (req, res, next) => {
+    if (EXEMPT.has(req.path)) return next();
+    const reason = gauge.overload();
+    if (reason) return refuse(req, res, reason);
+    if (!gauge.full()) return start(req, res, next);
+    const waiting = queue.enter(
+      () => {
+        res.off('close', left);
+        start(req, res, next);
+      },
+      () => {
+        res.off('close', left);
+        refuse(req, res, 'too many requests in progress');
+      },
+    );
+    if (!waiting) return refuse(req, res, 'too many requests in progress');
+    const left = () => waiting.leave();
+    res.once('close', left);
   };
 }
 

@@ -47,8 +47,8 @@ describe('backpressure', () => {
 
   const request = () => t.request().get('/v1/memories?limit=1').set(bearer(acct.key));
 
-  it('answers 503 service_unavailable with Retry-After at once beyond the in-flight bound, and serves again once there is room', async () => {
-    await serve({ MAX_IN_FLIGHT_REQUESTS: '2', REQUEST_TIMEOUT_MS: '0' });
+  it('answers 503 service_unavailable with Retry-After at once beyond the in-flight bound when nothing may wait, and serves again once there is room', async () => {
+    await serve({ MAX_IN_FLIGHT_REQUESTS: '2', MAX_QUEUED_REQUESTS: '0', REQUEST_TIMEOUT_MS: '0' });
     expect((await request()).status).toBe(200);
     const load = t.app.locals.load as LoadGauge;
     const held = [stalled()];
@@ -64,6 +64,58 @@ describe('backpressure', () => {
     for (const h of held) h.socket.destroy();
     await waitFor(() => load.inFlight === 0);
     expect((await request()).status).toBe(200);
+  });
+
+  /** Holds `n` requests in progress. */
+  const hold = async (n: number) => {
+    const load = t.app.locals.load as LoadGauge;
+    const held = [];
+    for (let i = 0; i < n; i++) {
+      held.push(stalled());
+      await waitFor(() => load.inFlight === i + 1);
+    }
+    return held;
+  };
+  const settled = <T>(p: PromiseLike<T>) => {
+    const state: { value?: T } = {};
+    void Promise.resolve(p).then((v) => (state.value = v));
+    return state;
+  };
+
+  it('lets a burst beyond the in-flight bound wait for a slot instead of refusing it', async () => {
+    await serve({ MAX_IN_FLIGHT_REQUESTS: '2', REQUEST_TIMEOUT_MS: '0' });
+    const held = await hold(2);
+    const waiting = [settled(request().then((r) => r.status)), settled(request().then((r) => r.status))];
+    await new Promise((r) => setTimeout(r, 200));
+    expect(waiting.map((w) => w.value)).toEqual([undefined, undefined]);
+    held[0]!.socket.destroy();
+    await waitFor(() => waiting.every((w) => w.value !== undefined));
+    expect(waiting.map((w) => w.value)).toEqual([200, 200]);
+  });
+
+  it('gives a freed slot to the newest waiter and refuses the oldest at once when the queue overflows', async () => {
+    await serve({ MAX_IN_FLIGHT_REQUESTS: '1', MAX_QUEUED_REQUESTS: '1', REQUEST_TIMEOUT_MS: '0' });
+    const held = await hold(1);
+    const oldest = settled(request());
+    await new Promise((r) => setTimeout(r, 100));
+    expect(oldest.value).toBeUndefined();
+    const newest = settled(request());
+    await waitFor(() => oldest.value !== undefined);
+    expectError(oldest.value!, 503, 'service_unavailable');
+    expect(oldest.value!.headers['retry-after']).toBe('1');
+    expect(newest.value).toBeUndefined();
+    held[0]!.socket.destroy();
+    await waitFor(() => newest.value !== undefined);
+    expect(newest.value!.status).toBe(200);
+  });
+
+  it('refuses a request that waited MAX_QUEUE_WAIT_MS for a slot', async () => {
+    await serve({ MAX_IN_FLIGHT_REQUESTS: '1', MAX_QUEUE_WAIT_MS: '300', REQUEST_TIMEOUT_MS: '0' });
+    await hold(1);
+    const started = Date.now();
+    const res = await request();
+    expectError(res, 503, 'service_unavailable');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
   });
 
   it('answers a request that outlives its deadline with 503 and the envelope', async () => {
