@@ -29,10 +29,6 @@ export class AdmissionQueue {
     private readonly maxWaitMs: number,
   ) {}
 
-  get size(): number {
-    return this.waiting.length;
-  }
-
   /** Queues a request; false when nothing may wait (capacity 0), and the caller refuses it. `leave()` drops it. */
   enter(admit: () => void, refuse: () => void): { leave: () => void } | false {
     if (this.capacity <= 0) return false;
@@ -50,14 +46,13 @@ export class AdmissionQueue {
     return { leave: () => void this.remove(waiter) };
   }
 
-  /** A slot is free: the newest waiter takes it. False when nobody waits. */
-  admitNext(): boolean {
+  /** A slot is free: the newest waiter, if any, takes it. */
+  admitNext(): void {
     const newest = this.waiting.pop();
     if (this.waiting.length === 0) this.lastEmptyAt = performance.now();
-    if (!newest) return false;
+    if (!newest) return;
     clearTimeout(newest.timer);
     newest.admit();
-    return true;
   }
 
   private remove(waiter: Waiter): boolean {

@@ -102,14 +102,20 @@ export class LoadGauge {
  * queueing without bound. Every accepted request has a deadline: past it the client gets 503 and
  * the request's signal is aborted.
  */
+const FULL = 'too many requests in progress';
+
+/** 503 with Retry-After, unless an answer has already gone (or its client). */
+function unavailable(req: Request, res: Response, err: ApiError): void {
+  if (res.headersSent || res.destroyed) return;
+  res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+  sendError(req, res, err);
+}
+
 export function backpressure(ctx: AppContext, gauge = new LoadGauge(ctx)): RequestHandler {
   const { requestTimeoutMs: timeoutMs, maxQueued, maxQueueWaitMs } = ctx.config.backpressure;
   const queue = new AdmissionQueue(maxQueued, maxQueueWaitMs);
-  const refuse = (req: Request, res: Response, reason: string) => {
-    if (res.headersSent || res.destroyed) return;
-    res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
-    sendError(req, res, new ApiError('service_unavailable', `Service overloaded (${reason}); retry in ${RETRY_AFTER_SECONDS} second.`));
-  };
+  const refuse = (req: Request, res: Response, reason: string) =>
+    unavailable(req, res, new ApiError('service_unavailable', `Service overloaded (${reason}); retry in ${RETRY_AFTER_SECONDS} second.`));
   const start = (req: Request, res: Response, next: NextFunction) => {
     gauge.inFlight++;
     const controller = new AbortController();
@@ -119,9 +125,7 @@ export function backpressure(ctx: AppContext, gauge = new LoadGauge(ctx)): Reque
         ? setTimeout(() => {
             const late = new ApiError('service_unavailable', `Request did not complete within ${timeoutMs} ms; retry later.`);
             controller.abort(late);
-            if (res.headersSent) return;
-            res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
-            sendError(req, res, late);
+            unavailable(req, res, late);
           }, timeoutMs)
         : undefined;
     res.once('close', () => {
@@ -144,10 +148,10 @@ export function backpressure(ctx: AppContext, gauge = new LoadGauge(ctx)): Reque
       },
       () => {
         res.off('close', left);
-        refuse(req, res, 'too many requests in progress');
+        refuse(req, res, FULL);
       },
     );
-    if (!waiting) return refuse(req, res, 'too many requests in progress');
+    if (!waiting) return refuse(req, res, FULL);
     const left = () => waiting.leave();
     res.once('close', left);
   };
