@@ -59,8 +59,8 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name}:`));
   });
 
-  it('lets twice the in-flight bound wait for a slot unless told otherwise', () => {
-    expect(loadConfig({ MAX_IN_FLIGHT_REQUESTS: '5' }).backpressure).toMatchObject({ maxInFlight: 5, maxQueued: 10, maxQueueWaitMs: 1000 });
+  it('lets four times the in-flight bound wait for a slot unless told otherwise', () => {
+    expect(loadConfig({ MAX_IN_FLIGHT_REQUESTS: '5' }).backpressure).toMatchObject({ maxInFlight: 5, maxQueued: 20, maxQueueWaitMs: 1000 });
     expect(loadConfig({ MAX_IN_FLIGHT_REQUESTS: '5', MAX_QUEUED_REQUESTS: '0' }).backpressure.maxQueued).toBe(0);
   });
 

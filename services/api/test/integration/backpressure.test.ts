@@ -124,6 +124,27 @@ describe('backpressure', () => {
     expect(newest.value).toBe(200);
   });
 
+  it('on overflow also refuses the waiters already past the short wait, then refuses at once for a while (overload, not a burst)', async () => {
+    await serve({ MAX_IN_FLIGHT_REQUESTS: '1', MAX_QUEUED_REQUESTS: '2', REQUEST_TIMEOUT_MS: '0' });
+    const held = await hold(1);
+    const older = settled(quickGet());
+    await new Promise((r) => setTimeout(r, 20));
+    const old = settled(quickGet());
+    await new Promise((r) => setTimeout(r, 20));
+    expect([older.value, old.value]).toEqual([undefined, undefined]);
+    const newest = settled(quickGet());
+    await waitFor(() => older.value !== undefined && old.value !== undefined);
+    expect([older.value, old.value]).toEqual([503, 503]);
+    // The queue has room again, but it is closed: the next request beyond the bound is refused at once.
+    const turnedAway = settled(quickGet());
+    await waitFor(() => turnedAway.value !== undefined);
+    expect(turnedAway.value).toBe(503);
+    expect(newest.value).toBeUndefined();
+    held[0]!.socket.destroy();
+    await waitFor(() => newest.value !== undefined);
+    expect(newest.value).toBe(200);
+  });
+
   it('refuses a request that waited MAX_QUEUE_WAIT_MS for a slot', async () => {
     await serve({ MAX_IN_FLIGHT_REQUESTS: '1', MAX_QUEUE_WAIT_MS: '300', REQUEST_TIMEOUT_MS: '0' });
     await hold(1);
