@@ -121,11 +121,16 @@ export class JobQueue<T extends object> {
   }
 
   /** Adds a job under `jobId` unless one with that id is already queued. Resolves false instead of throwing. */
+  /** Whether a job enqueued now can reach Redis (open, and its connection up): known without a round trip. */
+  canTakeJobs(): boolean {
+    const client = this.internals().client;
+    return !this.closed && !(client && !client.connected);
+  }
+
   async enqueue(jobId: string, data: T, opts: EnqueueOptions = {}): Promise<boolean> {
     const payload = this.checked(data);
     if (!payload) return false;
-    const client = this.internals().client;
-    if (this.closed || (client && !client.connected)) {
+    if (!this.canTakeJobs()) {
       this.options.logger.warn('queue unavailable; the reconciler will pick the work up', { queue: this.name, job_id: jobId });
       return false;
     }

@@ -7,7 +7,11 @@ export type Dispatch = (accountId: string, deliveryIds: string[]) => void;
 
 /** The embedding worker's front door. */
 export interface IngestionPort {
-  /** Hands a pending memory to the worker: the job id, or null when no queue could take it (then the request embeds it). */
+  /**
+   * Hands a pending memory to the worker: the job id, or null when no queue can take it (then the
+   * request embeds it). May answer before the queue has the job: the row is the record, swept up
+   * by the workers if the job never arrives.
+   */
   submit(accountId: string, memoryId: string): Promise<string | null>;
   /** Seconds until a memory handed over now is ready (integer, at least 1). */
   estimateSeconds(): Promise<number>;

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ApiError } from '@ams/core';
 import { agentsRepository, Db, embeddingQueueRepository, entitiesRepository, memoriesRepository, MemoryPatch, MemoryRow } from '@ams/db';
 import { embedText } from '@ams/embeddings';
@@ -10,7 +11,7 @@ import type { CreateMemoryInput, ListMemoriesInput, PatchMemoryInput } from './i
 import { EntityRef, presentMemory, presentMemorySummary } from './memory.presenter';
 import { requireVisibleMemory } from './memory-scope';
 import { prepareNewMemory } from './prepare-memory';
-import { Inserted, insertMemories } from './store-memories';
+import { Inserted, insertMemories, planMemories } from './store-memories';
 import { tierForImportance } from './tiering';
 
 async function entitiesOf(db: Db, accountId: string, rows: MemoryRow[]): Promise<Map<string, EntityRef[]>> {
@@ -27,19 +28,24 @@ async function entitiesOf(db: Db, accountId: string, rows: MemoryRow[]): Promise
  * the check and the insert share one transaction under the agent's dedup lock (see dedup.ts).
  */
 export async function createMemory(deps: Pick<MemoryDeps, 'db' | 'embedder' | 'dispatch'>, caller: Caller, input: CreateMemoryInput) {
-  // The model runs on its own threads: the reference lookups go on meanwhile, not before it.
-  const [prepared, embedding] = await Promise.all([prepareNewMemory(deps.db, caller, input), embedText(deps.embedder, input.content)]);
+  // The model runs on its own thread: the reference lookups and the entity extraction go on meanwhile, not after it.
+  const both = Promise.all([prepareNewMemory(deps.db, caller, input), embedText(deps.embedder, input.content)]);
+  both.catch(() => undefined); // awaited below, after the extraction
+  // One turn of the event loop first, so the model's message and the lookup's query are out before the extraction takes the thread.
+  await nextTurn();
+  const plan = planMemories([{ accountId: caller.accountId, content: input.content }], input.auto_extract_entities);
+  const [prepared, embedding] = await both;
   const model = deps.embedder.model;
   const memory = { ...prepared, embedding, embeddingModel: model, embeddingStatus: 'ready' as const };
   // Without dedup the create is one statement after the embed; with it, the check and the insert
   // share a transaction under the agent's lock (see dedup.ts).
   const outcome: { existing?: MemoryRow; inserted?: Inserted } = !input.deduplicate
-    ? { inserted: await insertMemories(deps.db, [memory], input.auto_extract_entities) }
+    ? { inserted: await insertMemories(deps.db, [memory], input.auto_extract_entities, plan) }
     : await deps.db.transaction(async (trx) => {
         await lockForDedup(trx, [prepared]);
         const duplicateOf = await findDuplicate(trx, prepared, embedding, model, input.dedup_threshold);
         const existing = duplicateOf ? await memoriesRepository.findLive(trx, caller.accountId, duplicateOf) : undefined;
-        return existing ? { existing } : { inserted: await insertMemories(trx, [memory], input.auto_extract_entities) };
+        return existing ? { existing } : { inserted: await insertMemories(trx, [memory], input.auto_extract_entities, plan) };
       });
   if (outcome.existing) {
     const entities = await entitiesOf(deps.db, caller.accountId, [outcome.existing]);

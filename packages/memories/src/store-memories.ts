@@ -12,15 +12,23 @@ export interface Inserted {
   deliveries: RecordedDelivery[];
 }
 
+/** The ids and entities of new memories, found before their insert (a create finds them while the model embeds). */
+export type MemoryPlan = ReturnType<typeof entitiesToLink> & { ids: string[] };
+
+export function planMemories(memories: Array<Pick<NewMemory, 'accountId' | 'content'>>, autoExtract: boolean | null): MemoryPlan {
+  const ids = memories.map(() => crypto.randomUUID());
+  return { ids, ...entitiesToLink(memories.map((m, i) => ({ id: ids[i]!, accountId: m.accountId, content: m.content })), autoExtract) };
+}
+
 /**
  * Stores new memories (in order) with the entities extracted from them (per `autoExtract`, see
  * shouldExtract), a memory.created event each and their agents marked active: one statement
  * (newMemoriesRepository.insertWithRecords), in the caller's transaction when there is one.
  * Single creates, v2 creates and batches all store through here.
  */
-export async function insertMemories(db: Db, memories: NewMemory[], autoExtract: boolean | null): Promise<Inserted> {
-  const withIds = memories.map((m) => ({ ...m, id: crypto.randomUUID() }));
-  const { found, refs: entities } = entitiesToLink(withIds, autoExtract);
+export async function insertMemories(db: Db, memories: NewMemory[], autoExtract: boolean | null, plan = planMemories(memories, autoExtract)): Promise<Inserted> {
+  const withIds = memories.map((m, i) => ({ ...m, id: plan.ids[i]! }));
+  const { found, refs: entities } = plan;
   const { rows, deliveries } = await newMemoriesRepository.insertWithRecords(db, {
     memories: withIds,
     entities: found,

@@ -61,7 +61,11 @@ export function createIngestion(
       submit: async (accountId, memoryId) => {
         if (!deps.redis?.isReady()) return null;
         queue ??= createEmbeddingQueue({ redisUrl, prefix: config.redisKeyPrefix, logger: deps.logger, isWorker: false });
-        return (await enqueueEmbedding(queue, accountId, memoryId)) ? memoryId : null;
+        if (!queue.canTakeJobs()) return null;
+        // The row is committed, so the ack does not wait for Redis: a job it fails to take after all
+        // (enqueue logs it) is claimed by the workers' sweep of pending rows (EMBEDDING_RECONCILE_INTERVAL_MS).
+        void enqueueEmbedding(queue, accountId, memoryId);
+        return memoryId;
       },
       estimateSeconds,
       reembedRunner: runner,

@@ -1,10 +1,12 @@
 import crypto from 'node:crypto';
 import { MemoryStore, Store, Options, ClientRateLimitInfo } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
-import type { Logger } from '@ams/core';
+import { withTimeout, type Logger } from '@ams/core';
 import type { RedisConnection } from '../lib/redis';
 
 const REDIS_RETRY_MS = 5_000;
+/** A Redis that answers nothing (paused, swapping) must not hold requests: past this, count in process. */
+const REDIS_ANSWER_MS = 250;
 const CENSUS_INTERVAL_MS = 5_000;
 /** A process that has not checked in for this long is gone. */
 const CENSUS_TTL_MS = 20_000;
@@ -135,7 +137,11 @@ export class ResilientStore implements Store {
     const store = this.activeRedisStore();
     if (store) {
       try {
-        const info = await this.restoreIfLost(key, await store.increment(key));
+        const info = await withTimeout(
+          store.increment(key).then((counted) => this.restoreIfLost(key, counted)),
+          REDIS_ANSWER_MS,
+          `Redis did not answer within ${REDIS_ANSWER_MS} ms`,
+        );
         this.degraded = false;
         this.observe(key, info.totalHits, info.resetTime?.getTime() ?? Date.now() + this.options.windowMs);
         return info;
@@ -173,7 +179,7 @@ export class ResilientStore implements Store {
     const store = this.activeRedisStore();
     if (store) {
       try {
-        return await op(store);
+        return await withTimeout(Promise.resolve(op(store)), REDIS_ANSWER_MS, `Redis did not answer within ${REDIS_ANSWER_MS} ms`);
       } catch (err) {
         this.fallBack(err);
       }

@@ -72,4 +72,20 @@ describe('rate limits while Redis is away and after it restarts', () => {
     expect((await get(a, acct.key)).status).toBe(200);
     expectError(await get(a, acct.key), 429, 'rate_limit_exceeded');
   });
+
+  it('a Redis that answers nothing (paused) holds no request: counting goes on in process at the share', async () => {
+    const t = await app();
+    await waitFor(() => t.ctx.redis!.isReady(), 15_000, 'client connected');
+    const acct = await createAccount(t.ctx);
+    await waitFor(async () => (await get(t, acct.key)).headers['x-ratelimit-limit'] === '10', 15_000, 'counting in Redis');
+    // SIGSTOP: the connection stays open, so only a wait that gives up tells the client Redis is gone.
+    redis!.kill('SIGSTOP');
+    try {
+      const res = await get(t, acct.key);
+      expect(res.status).toBe(200);
+      expect(Number(res.headers['x-ratelimit-limit'])).toBeLessThanOrEqual(10);
+    } finally {
+      redis!.kill('SIGCONT');
+    }
+  });
 });

@@ -160,6 +160,23 @@ describe('embedding-worker process', () => {
     await allReady([orphan.id]);
   });
 
+  it('acks without waiting for Redis to take the job: with Redis frozen mid-way the memory is pending with its job id, and becomes ready', async () => {
+    startWorker();
+    await waitFor(async () => (await createV2('the queue is connected')).job_id !== null, 10_000, 'a queued create');
+    // SIGSTOP: the connections stay up, so the queue looks able, but Redis answers nothing.
+    redis!.kill('SIGSTOP');
+    try {
+      const created = await createV2('acknowledged while redis was frozen');
+      // Waiting for the enqueue would have timed out and embedded it inline (ready, job_id null).
+      expect(created).toMatchObject({ status: 'pending', job_id: created.id });
+      expect((await t.request().get(`/v1/memories/${created.id}`).set(bearer(acct.key))).body.content).toBe('acknowledged while redis was frozen');
+      redis!.kill('SIGCONT');
+      await allReady([created.id]);
+    } finally {
+      redis!.kill('SIGCONT');
+    }
+  });
+
   it('embeds inside the request while Redis is down (job_id null), and queues again once it is back', async () => {
     startWorker();
     await stopProcess(redis, 'SIGKILL');
