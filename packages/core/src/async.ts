@@ -1,3 +1,5 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
 /** True once every promise has settled; false if `ms` runs out first (an infinite `ms` waits). */
 export async function allSettledWithin(promises: Array<Promise<unknown>>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
@@ -7,6 +9,18 @@ export async function allSettledWithin(promises: Array<Promise<unknown>>, ms: nu
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * `work` (CPU on this thread) done while `pending` (I/O, the model thread) is under way: one turn
+ * of the event loop first, so the queries and messages `pending` started are out before `work`
+ * takes the thread. Both results; `pending`'s rejection is thrown here, never left unhandled.
+ */
+export async function alongside<T, R>(pending: Promise<T>, work: () => R): Promise<[T, R]> {
+  pending.catch(() => undefined);
+  await nextTurn();
+  const done = work();
+  return [await pending, done];
 }
 
 /** What `withTimeout` rejects with; callers tell it apart by `code`, never by message text. */

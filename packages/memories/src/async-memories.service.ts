@@ -1,11 +1,11 @@
-import { ApiError, toUnixSeconds } from '@ams/core';
+import { alongside, ApiError, toUnixSeconds } from '@ams/core';
 import { Db, embeddingQueueRepository, memoriesRepository, MemoryRow } from '@ams/db';
 import type { Caller, MemoryDeps } from './deps';
 import { handOffEmbedding } from './embedding-handoff';
 import type { CreateMemoryV2Input } from './inputs';
 import { requireVisibleMemory } from './memory-scope';
 import { prepareNewMemory } from './prepare-memory';
-import { storeMemories } from './store-memories';
+import { planMemories, storeMemories } from './store-memories';
 
 export function presentStatus(row: MemoryRow) {
   return {
@@ -25,7 +25,10 @@ export function presentStatus(row: MemoryRow) {
  * (job_id null). Dedup, when asked for, is checked by whoever embeds it.
  */
 export async function createMemoryAsync(deps: MemoryDeps, caller: Caller, input: CreateMemoryV2Input) {
-  const prepared = await prepareNewMemory(deps.db, caller, input);
+  // The entity extraction (CPU) runs while the reference lookups' queries are out.
+  const [prepared, plan] = await alongside(prepareNewMemory(deps.db, caller, input), () =>
+    planMemories([{ accountId: caller.accountId, content: input.content }], input.auto_extract_entities),
+  );
   const {
     rows: [row],
   } = await storeMemories(
@@ -41,6 +44,7 @@ export async function createMemoryAsync(deps: MemoryDeps, caller: Caller, input:
       },
     ],
     input.auto_extract_entities,
+    plan,
   );
   const handoff = await handOffEmbedding(deps, caller.accountId, row!.id);
   return handoff.jobId === null

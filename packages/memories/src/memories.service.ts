@@ -1,5 +1,4 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
-import { ApiError } from '@ams/core';
+import { alongside, ApiError } from '@ams/core';
 import { agentsRepository, Db, embeddingQueueRepository, entitiesRepository, memoriesRepository, MemoryPatch, MemoryRow } from '@ams/db';
 import { embedText } from '@ams/embeddings';
 import { resolveAgentForRead } from './agent-ref';
@@ -29,12 +28,9 @@ async function entitiesOf(db: Db, accountId: string, rows: MemoryRow[]): Promise
  */
 export async function createMemory(deps: Pick<MemoryDeps, 'db' | 'embedder' | 'dispatch'>, caller: Caller, input: CreateMemoryInput) {
   // The model runs on its own thread: the reference lookups and the entity extraction go on meanwhile, not after it.
-  const both = Promise.all([prepareNewMemory(deps.db, caller, input), embedText(deps.embedder, input.content)]);
-  both.catch(() => undefined); // awaited below, after the extraction
-  // One turn of the event loop first, so the model's message and the lookup's query are out before the extraction takes the thread.
-  await nextTurn();
-  const plan = planMemories([{ accountId: caller.accountId, content: input.content }], input.auto_extract_entities);
-  const [prepared, embedding] = await both;
+  const [[prepared, embedding], plan] = await alongside(Promise.all([prepareNewMemory(deps.db, caller, input), embedText(deps.embedder, input.content)]), () =>
+    planMemories([{ accountId: caller.accountId, content: input.content }], input.auto_extract_entities),
+  );
   const model = deps.embedder.model;
   const memory = { ...prepared, embedding, embeddingModel: model, embeddingStatus: 'ready' as const };
   // Without dedup the create is one statement after the embed; with it, the check and the insert

@@ -1,4 +1,4 @@
-import { ApiError } from '@ams/core';
+import { alongside, ApiError } from '@ams/core';
 import { Db, NewMemory } from '@ams/db';
 import { classifyMemoryType } from '@ams/text';
 import { resolveAgentForWrite } from './agent-ref';
@@ -45,7 +45,8 @@ async function requireAgent(db: Db, caller: Caller, input: string | undefined): 
 /** Agent, session/project, type and tier of a new memory: the same for v1 and v2 creates. */
 export async function prepareNewMemory(db: Db, caller: Caller, input: CreateMemoryInput): Promise<PreparedMemory> {
   // References first: a 404 on session or project must not leave a newly created agent behind.
-  const scope = await resolveMemoryScope(db, caller.accountId, input);
-  const agentId = await requireAgent(db, caller, input.agent_id);
-  return buildNewMemory({ accountId: caller.accountId, agentId }, input, scope);
+  const references = resolveMemoryScope(db, caller.accountId, input).then(async (scope) => ({ scope, agentId: await requireAgent(db, caller, input.agent_id) }));
+  // The classifier (CPU, ~1 ms on a paragraph) runs while the lookups' queries are out.
+  const [{ scope, agentId }, memoryType] = await alongside(references, () => input.memory_type ?? classifyMemoryType(input.content));
+  return buildNewMemory({ accountId: caller.accountId, agentId }, { ...input, memory_type: memoryType }, scope);
 }

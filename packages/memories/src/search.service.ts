@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Candidate, Db, EntityLinkRef, HydratedHit, memoriesRepository, MemoryRow, SearchEvent, SearchFilters, searchEventsRepository } from '@ams/db';
 import { cosineSimilarity, Embedder, embedQuery } from '@ams/embeddings';
 import { compressToQuery, splitSentences } from '@ams/text';
@@ -41,7 +42,7 @@ async function rank({ db, embedder }: SearchDeps, f: SearchFilters, body: Search
   const [{ queryVector, hits: semantic }, keyword, graph] = await Promise.all([
     semanticLeg(db, embedder, f, body.query, depth),
     memoriesRepository.keywordCandidates(db, f, body.query, depth),
-    memoriesRepository.graphCandidates(db, f, entityNamesInQuery(body.query), depth),
+    graphLeg(db, f, body.query, depth),
   ]);
   const lists: Record<string, Candidate[]> = { semantic, keyword, graph };
   const fused = reciprocalRankFusion(lists);
@@ -50,6 +51,12 @@ async function rank({ db, embedder }: SearchDeps, f: SearchFilters, body: Search
     evaluated: fused.length,
     queryVector,
   };
+}
+
+/** The entity-graph leg. Its entity recognition (CPU) waits one turn, so the model's message and the keyword query go out first. */
+async function graphLeg(db: Db, f: SearchFilters, query: string, k: number): Promise<Candidate[]> {
+  await nextTurn();
+  return memoriesRepository.graphCandidates(db, f, entityNamesInQuery(query), k);
 }
 
 interface Recorded {

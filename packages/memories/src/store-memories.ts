@@ -38,8 +38,8 @@ export async function insertMemories(db: Db, memories: NewMemory[], autoExtract:
 }
 
 /** insertMemories, its events handed to the dispatcher once stored. */
-export async function storeMemories(deps: Pick<MemoryDeps, 'db' | 'dispatch'>, memories: NewMemory[], autoExtract: boolean | null) {
-  const inserted = await insertMemories(deps.db, memories, autoExtract);
+export async function storeMemories(deps: Pick<MemoryDeps, 'db' | 'dispatch'>, memories: NewMemory[], autoExtract: boolean | null, plan?: MemoryPlan) {
+  const inserted = await insertMemories(deps.db, memories, autoExtract, plan);
   dispatchAfterCommit(deps.dispatch, inserted.deliveries);
   return inserted;
 }

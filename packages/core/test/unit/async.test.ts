@@ -1,4 +1,4 @@
-import { isTimeoutError, SingleFlight, withTimeout } from '../../src/async';
+import { alongside, isTimeoutError, SingleFlight, withTimeout } from '../../src/async';
 
 describe('withTimeout', () => {
   it('passes a settled result through', async () => {
@@ -45,5 +45,28 @@ describe('SingleFlight', () => {
     gate.resolve(false);
     await run;
     expect(passes).toBe(1);
+  });
+});
+
+describe('alongside', () => {
+  it('does the work after what the pending promise started has run its first turn, and returns both results', async () => {
+    const order: string[] = [];
+    const pending = Promise.resolve().then(() => order.push('sent')).then(() => 'io');
+    const [io, work] = await alongside(pending, () => (order.push('work'), 42));
+    expect([io, work]).toEqual(['io', 42]);
+    expect(order).toEqual(['sent', 'work']);
+  });
+
+  it("throws the pending promise's rejection, also when it rejects before the work is done, and never leaves it unhandled", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      await expect(alongside(Promise.reject(new Error('lookup failed')), () => 1)).rejects.toThrow('lookup failed');
+      await new Promise((r) => setImmediate(r));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });
