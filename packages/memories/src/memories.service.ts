@@ -1,4 +1,4 @@
-import { alongside, ApiError } from '@ams/core';
+import { ApiError } from '@ams/core';
 import { agentsRepository, Db, embeddingQueueRepository, entitiesRepository, memoriesRepository, MemoryPatch, MemoryRow } from '@ams/db';
 import { embedText } from '@ams/embeddings';
 import { resolveAgentForRead } from './agent-ref';
@@ -10,7 +10,7 @@ import type { CreateMemoryInput, ListMemoriesInput, PatchMemoryInput } from './i
 import { EntityRef, presentMemory, presentMemorySummary } from './memory.presenter';
 import { requireVisibleMemory } from './memory-scope';
 import { prepareNewMemory } from './prepare-memory';
-import { Inserted, insertMemories, planMemories } from './store-memories';
+import { Inserted, insertMemories } from './store-memories';
 import { tierForImportance } from './tiering';
 
 async function entitiesOf(db: Db, accountId: string, rows: MemoryRow[]): Promise<Map<string, EntityRef[]>> {
@@ -27,21 +27,21 @@ async function entitiesOf(db: Db, accountId: string, rows: MemoryRow[]): Promise
  * the check and the insert share one transaction under the agent's dedup lock (see dedup.ts).
  */
 export async function createMemory(deps: Pick<MemoryDeps, 'db' | 'embedder' | 'dispatch'>, caller: Caller, input: CreateMemoryInput) {
-  // The model runs on its own thread: the reference lookups and the entity extraction go on meanwhile, not after it.
-  const [[prepared, embedding], plan] = await alongside(Promise.all([prepareNewMemory(deps.db, caller, input), embedText(deps.embedder, input.content)]), () =>
-    planMemories([{ accountId: caller.accountId, content: input.content }], input.auto_extract_entities),
-  );
+  // The model runs on its own thread: the reference lookups go on meanwhile, not before it. (Moving
+  // CPU work such as the entity extraction under the embed bought nothing: the model keeps both
+  // cores busy, so the embed took that much longer.)
+  const [prepared, embedding] = await Promise.all([prepareNewMemory(deps.db, caller, input), embedText(deps.embedder, input.content)]);
   const model = deps.embedder.model;
   const memory = { ...prepared, embedding, embeddingModel: model, embeddingStatus: 'ready' as const };
   // Without dedup the create is one statement after the embed; with it, the check and the insert
   // share a transaction under the agent's lock (see dedup.ts).
   const outcome: { existing?: MemoryRow; inserted?: Inserted } = !input.deduplicate
-    ? { inserted: await insertMemories(deps.db, [memory], input.auto_extract_entities, plan) }
+    ? { inserted: await insertMemories(deps.db, [memory], input.auto_extract_entities) }
     : await deps.db.transaction(async (trx) => {
         await lockForDedup(trx, [prepared]);
         const duplicateOf = await findDuplicate(trx, prepared, embedding, model, input.dedup_threshold);
         const existing = duplicateOf ? await memoriesRepository.findLive(trx, caller.accountId, duplicateOf) : undefined;
-        return existing ? { existing } : { inserted: await insertMemories(trx, [memory], input.auto_extract_entities, plan) };
+        return existing ? { existing } : { inserted: await insertMemories(trx, [memory], input.auto_extract_entities) };
       });
   if (outcome.existing) {
     const entities = await entitiesOf(deps.db, caller.accountId, [outcome.existing]);
