@@ -120,13 +120,13 @@ export class JobQueue<T extends object> {
     if (q.settings.activateDelayedJobs && !this.closed) q._activateDelayed();
   }
 
-  /** Adds a job under `jobId` unless one with that id is already queued. Resolves false instead of throwing. */
   /** Whether a job enqueued now can reach Redis (open, and its connection up): known without a round trip. */
   canTakeJobs(): boolean {
     const client = this.internals().client;
-    return !this.closed && !(client && !client.connected);
+    return !this.closed && (!client || client.connected);
   }
 
+  /** Adds a job under `jobId` unless one with that id is already queued. Resolves false instead of throwing. */
   async enqueue(jobId: string, data: T, opts: EnqueueOptions = {}): Promise<boolean> {
     const payload = this.checked(data);
     if (!payload) return false;

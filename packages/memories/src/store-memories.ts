@@ -12,7 +12,7 @@ export interface Inserted {
   deliveries: RecordedDelivery[];
 }
 
-/** The ids and entities of new memories, found before their insert (a create finds them while the model embeds). */
+/** The ids and entities of new memories, found before their insert (a v2 create finds them while its lookups are out). */
 export type MemoryPlan = ReturnType<typeof entitiesToLink> & { ids: string[] };
 
 export function planMemories(memories: Array<Pick<NewMemory, 'accountId' | 'content'>>, autoExtract: boolean | null): MemoryPlan {

@@ -95,13 +95,6 @@ export class LoadGauge {
   }
 }
 
-/**
- * Load shedding at the door: a saturated database pool or event loop refuses a new request at once
- * with 503 service_unavailable and Retry-After; beyond the bound on requests in progress it waits in
- * the admission queue (newest first, the oldest refused on overflow: see AdmissionQueue) instead of
- * queueing without bound. Every accepted request has a deadline: past it the client gets 503 and
- * the request's signal is aborted.
- */
 const FULL = 'too many requests in progress';
 
 /** 503 with Retry-After, unless an answer has already gone (or its client). */
@@ -111,6 +104,13 @@ function unavailable(req: Request, res: Response, err: ApiError): void {
   sendError(req, res, err);
 }
 
+/**
+ * Load shedding at the door: a saturated database pool or event loop refuses a new request at once
+ * with 503 service_unavailable and Retry-After; beyond the bound on requests in progress it waits in
+ * the admission queue (newest first, the oldest refused on overflow: see AdmissionQueue) instead of
+ * queueing without bound. Every accepted request has a deadline: past it the client gets 503 and
+ * the request's signal is aborted.
+ */
 export function backpressure(ctx: AppContext, gauge = new LoadGauge(ctx)): RequestHandler {
   const { requestTimeoutMs: timeoutMs, maxQueued, maxQueueWaitMs } = ctx.config.backpressure;
   const queue = new AdmissionQueue(maxQueued, maxQueueWaitMs);

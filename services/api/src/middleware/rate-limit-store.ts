@@ -7,6 +7,7 @@ import type { RedisConnection } from '../lib/redis';
 const REDIS_RETRY_MS = 5_000;
 /** A Redis that answers nothing (paused, swapping) must not hold requests: past this, count in process. */
 const REDIS_ANSWER_MS = 250;
+const answered = <T>(call: Promise<T>) => withTimeout(call, REDIS_ANSWER_MS, `Redis did not answer within ${REDIS_ANSWER_MS} ms`);
 const CENSUS_INTERVAL_MS = 5_000;
 /** A process that has not checked in for this long is gone. */
 const CENSUS_TTL_MS = 20_000;
@@ -137,11 +138,7 @@ export class ResilientStore implements Store {
     const store = this.activeRedisStore();
     if (store) {
       try {
-        const info = await withTimeout(
-          store.increment(key).then((counted) => this.restoreIfLost(key, counted)),
-          REDIS_ANSWER_MS,
-          `Redis did not answer within ${REDIS_ANSWER_MS} ms`,
-        );
+        const info = await answered(store.increment(key).then((counted) => this.restoreIfLost(key, counted)));
         this.degraded = false;
         this.observe(key, info.totalHits, info.resetTime?.getTime() ?? Date.now() + this.options.windowMs);
         return info;
@@ -179,7 +176,7 @@ export class ResilientStore implements Store {
     const store = this.activeRedisStore();
     if (store) {
       try {
-        return await withTimeout(Promise.resolve(op(store)), REDIS_ANSWER_MS, `Redis did not answer within ${REDIS_ANSWER_MS} ms`);
+        return await answered(Promise.resolve(op(store)));
       } catch (err) {
         this.fallBack(err);
       }
