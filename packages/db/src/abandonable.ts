@@ -34,6 +34,11 @@ export function whileReading<T>(signal: AbortSignal, fn: () => T): T {
   return readingFor.run(signal, fn);
 }
 
+/** Runs `fn` outside any read request: background work a request starts does not stop when the request is abandoned. */
+export function detachedFromRequest<T>(fn: () => T): T {
+  return readingFor.exit(fn);
+}
+
 /**
  * Cancels the statement running on `connection`, from a connection of its own (as knex's own
  * timeout cancel does). With `sql`, the backend must still be running that statement. The callers

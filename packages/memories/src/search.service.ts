@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Candidate, Db, EntityLinkRef, HydratedHit, memoriesRepository, MemoryRow, SearchEvent, SearchFilters, searchEventsRepository } from '@ams/db';
-import { cosineSimilarity, Embedder, embedQuery } from '@ams/embeddings';
+import { cosineSimilarity, Embedder, embedQuery, toPgVector } from '@ams/embeddings';
 import { compressToQuery, splitSentences } from '@ams/text';
 import { resolveAgentForRead } from './agent-ref';
 import type { Caller, MemoryDeps } from './deps';
@@ -9,8 +9,8 @@ import type { SearchInput } from './inputs';
 import { flatSearchCopies, presentMemorySummary } from './memory.presenter';
 import { narrowSearch } from './search-narrowing';
 import { entityNamesInQuery } from './query-entities';
-import { reciprocalRankFusion } from './rank-fusion';
-import { QueryVector, semanticLeg, semanticSearchInOneStatement } from './semantic-leg';
+import { reciprocalRankFusion, RRF_K } from './rank-fusion';
+import { queryVectorOf, semanticLeg, semanticSearchInOneStatement } from './semantic-leg';
 
 const DEFAULT_COMPRESS_TOKENS = 2_000;
 const CHARS_PER_TOKEN = 4;
@@ -26,31 +26,61 @@ const hybridDepth = (limit: number) => Math.min(200, Math.max(30, limit * 3));
 
 type SearchDeps = Pick<MemoryDeps, 'db' | 'embedder' | 'onSearch'>;
 
-/** `made`: the query's vector when the caller already has it. */
-async function rank({ db, embedder }: SearchDeps, f: SearchFilters, body: SearchInput, made?: QueryVector): Promise<{ scored: Scored[]; evaluated: number; queryVector?: Float32Array }> {
-  if (body.search_mode === 'keyword') {
-    const hits = await memoriesRepository.keywordCandidates(db, f, body.query, body.limit);
-    return { scored: hits.map((c) => ({ ...c, breakdown: { keyword: c.score } })), evaluated: hits.length };
-  }
-  // A repeated query skips the model when the embedder caches queries (the API's does).
-  if (body.search_mode === 'semantic') {
-    const { hits, queryVector } = await semanticLeg(db, embedder, f, body.query, body.limit, made);
-    return { scored: hits.map((c) => ({ ...c, breakdown: { semantic: c.score } })), evaluated: hits.length, queryVector };
-  }
+interface Recorded {
+  hits: HydratedHit[];
+  evaluated: number;
+  queryVector?: Float32Array;
+  breakdowns: Map<string, Scored['breakdown']>;
+}
+
+/** Hydrates the rows kept and records the search (one statement), for a ranking made here. */
+async function recordRanked(db: Db, body: SearchInput, event: () => SearchEvent, scored: Scored[], queryVector?: Float32Array): Promise<Recorded> {
+  const kept = scored.filter((s) => s.score >= body.min_score).slice(0, body.limit);
+  const hits = await searchEventsRepository.recordWithResults(db, event(), kept);
+  return { hits, evaluated: scored.length, queryVector, breakdowns: new Map(kept.map((s) => [s.id, s.breakdown])) };
+}
+
+/** A semantic search the index answers alone is one statement after the embed; otherwise the exact scan, then the record. */
+async function semantic({ db, embedder }: SearchDeps, f: SearchFilters, body: SearchInput, event: () => SearchEvent): Promise<Recorded> {
+  const attempt = await semanticSearchInOneStatement(db, embedder, f, body.query, body.limit, body.min_score, event);
+  const { found, made } = attempt;
+  if (found) return { ...found, queryVector: made.queryVector, breakdowns: new Map(found.hits.map((h) => [h.id, { semantic: h.score }])) };
+  const { hits, queryVector } = await semanticLeg(db, embedder, f, body.query, body.limit, made);
+  return recordRanked(db, body, event, hits.map((c) => ({ ...c, breakdown: { semantic: c.score } })), queryVector);
+}
+
+/**
+ * One query embedding; the keyword and graph legs run while the model embeds it, each on its own
+ * connection. When they are done by the time the vector is, the index's top-k, the fusion, the
+ * rows and the record are one statement (recordFused). When they are not, the index is asked at
+ * once, beside them, and the fusion is here: either way nothing waits that need not.
+ */
+async function hybrid({ db, embedder }: SearchDeps, f: SearchFilters, body: SearchInput, event: () => SearchEvent): Promise<Recorded> {
   const depth = hybridDepth(body.limit);
-  // One query embedding; the keyword and graph legs run while the model embeds it, each on its own connection.
-  const [{ queryVector, hits: semantic }, keyword, graph] = await Promise.all([
-    semanticLeg(db, embedder, f, body.query, depth),
-    memoriesRepository.keywordCandidates(db, f, body.query, depth),
-    graphLeg(db, f, body.query, depth),
-  ]);
-  const lists: Record<string, Candidate[]> = { semantic, keyword, graph };
-  const fused = reciprocalRankFusion(lists);
-  return {
-    scored: fused.map((c) => ({ id: c.id, score: c.score, breakdown: { rrf: c.score, ranks: c.ranks, scores: c.scores } })),
-    evaluated: fused.length,
-    queryVector,
-  };
+  const others = Promise.all([memoriesRepository.keywordCandidates(db, f, body.query, depth), graphLeg(db, f, body.query, depth)]);
+  let othersDone = false;
+  others.then(
+    () => (othersDone = true),
+    () => (othersDone = true),
+  );
+  const made = await queryVectorOf(embedder, body.query);
+  let indexFellShort = false;
+  if (othersDone) {
+    const [keyword, graph] = await others;
+    const nearest = memoriesRepository.semanticTopKQuery(db, { ...f, embeddingModel: made.model }, toPgVector(made.queryVector), depth);
+    const found = nearest
+      ? await searchEventsRepository.recordFused(db, event(), nearest, depth, { keyword, graph }, { rrfK: RRF_K, limit: body.limit, minScore: body.min_score })
+      : null;
+    if (found) {
+      const breakdowns = new Map(found.hits.map((h) => [h.id, { rrf: h.score, ...found.details.get(h.id) }]));
+      return { hits: found.hits, evaluated: found.evaluated, queryVector: made.queryVector, breakdowns };
+    }
+    indexFellShort = nearest !== null;
+  }
+  const [{ hits: semantic }, [keyword, graph]] = await Promise.all([semanticLeg(db, embedder, f, body.query, depth, { ...made, indexFellShort }), others]);
+  const fused = reciprocalRankFusion({ semantic, keyword, graph });
+  const scored = fused.map((c) => ({ id: c.id, score: c.score, breakdown: { rrf: c.score, ranks: c.ranks, scores: c.scores } }));
+  return recordRanked(db, body, event, scored, made.queryVector);
 }
 
 /** The entity-graph leg. Its entity recognition (CPU) waits one turn, so the model's message and the keyword query go out first. */
@@ -59,30 +89,15 @@ async function graphLeg(db: Db, f: SearchFilters, query: string, k: number): Pro
   return memoriesRepository.graphCandidates(db, f, entityNamesInQuery(query), k);
 }
 
-interface Recorded {
-  hits: HydratedHit[];
-  evaluated: number;
-  queryVector?: Float32Array;
-  breakdowns: Map<string, Scored['breakdown']>;
-}
-
 /**
  * Ranks, then hydrates the rows kept and records the search (recorded before responding, so stats
- * read right after include this search; response_ms: up to the statement that records it). A
- * semantic search the index answers alone does all of that in one statement after the embed.
+ * read right after include this search; response_ms: up to the statement that records it).
  */
 async function rankAndRecord(deps: SearchDeps, f: SearchFilters, body: SearchInput, event: () => SearchEvent): Promise<Recorded> {
-  let made: QueryVector | undefined;
-  if (body.search_mode === 'semantic') {
-    const attempt = await semanticSearchInOneStatement(deps.db, deps.embedder, f, body.query, body.limit, body.min_score, event);
-    const { found } = attempt;
-    if (found) return { ...found, queryVector: attempt.made.queryVector, breakdowns: new Map(found.hits.map((h) => [h.id, { semantic: h.score }])) };
-    made = attempt.made;
-  }
-  const { scored, evaluated, queryVector } = await rank(deps, f, body, made);
-  const kept = scored.filter((s) => s.score >= body.min_score).slice(0, body.limit);
-  const hits = await searchEventsRepository.recordWithResults(deps.db, event(), kept);
-  return { hits, evaluated, queryVector, breakdowns: new Map(kept.map((s) => [s.id, s.breakdown])) };
+  if (body.search_mode === 'semantic') return semantic(deps, f, body, event);
+  if (body.search_mode === 'hybrid') return hybrid(deps, f, body, event);
+  const hits = await memoriesRepository.keywordCandidates(deps.db, f, body.query, body.limit);
+  return recordRanked(deps.db, body, event, hits.map((c) => ({ ...c, breakdown: { keyword: c.score } })));
 }
 
 /**

@@ -37,7 +37,7 @@ export interface QueryVector {
 }
 
 /** The model is read as the vector is made, so a re-embed's switch in between cannot mislabel it. */
-async function queryVectorOf(embedder: Embedder, query: string): Promise<QueryVector> {
+export async function queryVectorOf(embedder: Embedder, query: string): Promise<QueryVector> {
   const queryVector = await embedQuery(embedder, query);
   return { queryVector, model: embedder.model };
 }

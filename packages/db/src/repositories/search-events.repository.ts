@@ -17,6 +17,12 @@ export interface EntityLinkRef {
 
 export type HydratedHit = MemoryRow & { score: number; entities: EntityLinkRef[] };
 
+/** One fused hit's 1-based rank and score in each list that held it. */
+export interface FusionDetail {
+  ranks: Record<string, number>;
+  scores: Record<string, number>;
+}
+
 export const searchEventsRepository = {
   async record(
     db: Knex,
@@ -47,7 +53,10 @@ export const searchEventsRepository = {
    * statement, so a search costs one round trip after ranking and is recorded before it answers.
    */
   async recordWithResults(db: Knex, e: SearchEvent, hits: Array<{ id: string; score: number }>): Promise<HydratedHit[]> {
-    const ranked = db.raw('SELECT * FROM unnest(?::uuid[], ?::float8[]) WITH ORDINALITY AS h(id, score, ord)', [hits.map((h) => h.id), hits.map((h) => h.score)]);
+    const ranked = db.raw('SELECT *, NULL::jsonb AS detail FROM unnest(?::uuid[], ?::float8[]) WITH ORDINALITY AS h(id, score, ord)', [
+      hits.map((h) => h.id),
+      hits.map((h) => h.score),
+    ]);
     const { rows } = await hydrateAndRecord(db, e, ranked, db.raw('true'));
     return rows.map(presentHit);
   },
@@ -60,9 +69,46 @@ export const searchEventsRepository = {
    * result is null.
    */
   async recordNearest(db: Knex, e: SearchEvent, nearest: Knex.QueryBuilder, k: number, minScore: number): Promise<{ hits: HydratedHit[]; evaluated: number } | null> {
-    const ranked = db.raw('SELECT id, score, row_number() OVER (ORDER BY score DESC, id) AS ord FROM (?) AS knn', [nearest]);
-    const { rows, evaluated } = await hydrateAndRecord(db, e, ranked, db.raw('(SELECT count(*) FROM ranked) >= ?', [k]), minScore);
-    return evaluated >= k ? { hits: rows.map(presentHit), evaluated } : null;
+    const ranked = db.raw('SELECT id, score, row_number() OVER (ORDER BY score DESC, id) AS ord, NULL::jsonb AS detail FROM (?) AS knn', [nearest]);
+    const { rows, evaluated, recorded } = await hydrateAndRecord(db, e, ranked, db.raw('(SELECT count(*) FROM ranked) >= ?', [k]), { minScore });
+    return recorded ? { hits: rows.map(presentHit), evaluated } : null;
+  },
+
+  /**
+   * A hybrid search's fusion, rows and record in one statement: the index's top `depth` (`nearest`,
+   * as in recordNearest) is the semantic list, fused with the `others` lists (best first) by
+   * reciprocal rank fusion as reciprocalRankFusion does it (Σ 1 / (rrfK + rank), scaled so first
+   * in every list that found anything scores 1; ties by id); the `limit` best from `minScore` on
+   * are hydrated. `details`: each hit's ranks and scores per list. Null, with nothing recorded,
+   * when the index yields fewer than `depth` rows (the caller scans exactly and fuses itself).
+   */
+  async recordFused(
+    db: Knex,
+    e: SearchEvent,
+    nearest: Knex.QueryBuilder,
+    depth: number,
+    others: Record<string, Array<{ id: string; score: number }>>,
+    opts: { rrfK: number; limit: number; minScore: number },
+  ): Promise<{ hits: HydratedHit[]; evaluated: number; details: Map<string, FusionDetail> } | null> {
+    const listed = Object.entries(others).flatMap(([list, hits]) => hits.map((h, i) => ({ list, id: h.id, rank: i + 1, score: h.score })));
+    const ranked = db.raw(
+      `WITH knn AS (?), listed AS (
+         SELECT 'semantic'::text AS list, id, row_number() OVER (ORDER BY score DESC, id)::int AS rank, score::float8 AS score FROM knn
+         UNION ALL
+         SELECT * FROM unnest(?::text[], ?::uuid[], ?::int[], ?::float8[])
+       ), fused AS (
+         SELECT id, sum(1 / (?::float8 + rank)) * (? + 1) / (SELECT count(DISTINCT list) FROM listed) AS score,
+                jsonb_build_object('ranks', jsonb_object_agg(list, rank), 'scores', jsonb_object_agg(list, score)) AS detail
+           FROM listed GROUP BY id
+       )
+       SELECT id, score, row_number() OVER (ORDER BY score DESC, id) AS ord, detail FROM fused`,
+      [nearest, listed.map((l) => l.list), listed.map((l) => l.id), listed.map((l) => l.rank), listed.map((l) => l.score), opts.rrfK, opts.rrfK],
+    );
+    // The index's rows are counted where the statement can see them: through the semantic ranks.
+    const indexFilled = db.raw(`(SELECT count(*) FROM ranked WHERE detail->'ranks'->'semantic' IS NOT NULL) >= ?`, [depth]);
+    const { rows, evaluated, recorded } = await hydrateAndRecord(db, e, ranked, indexFilled, { minScore: opts.minScore, limit: opts.limit });
+    if (!recorded) return null;
+    return { hits: rows.map(presentHit), evaluated, details: new Map(rows.map((r) => [r.id, r.detail as FusionDetail])) };
   },
 
   /** Recall activity and search analytics of one agent (index search_events_account_agent_idx). */
@@ -91,21 +137,23 @@ export const searchEventsRepository = {
   },
 };
 
-type Row = HydratedHit & { ord: unknown; entities: unknown; evaluated?: unknown };
+type Row = HydratedHit & { ord: unknown; entities: unknown; detail: unknown; evaluated?: unknown; recorded?: unknown };
 
 /**
- * The statement behind recordWithResults and recordNearest: `ranked` (id, score, ord) hydrated,
- * kept from minScore on, and recorded when `recordIf` holds. The record commits without waiting for
- * its WAL flush (synchronous_commit off for this statement's transaction only): the answer does not
- * wait on a disk flush for analytics; a database crash may lose the last fraction of a second of
- * search events, never memories. `evaluated` is how many rows `ranked` held (when it says).
+ * The statement behind recordWithResults, recordNearest and recordFused: `ranked` (id, score, ord,
+ * detail) hydrated, kept from minScore on (the `limit` best), and recorded when `recordIf` holds.
+ * The record commits without waiting for its WAL flush (synchronous_commit off for this
+ * statement's transaction only): the answer does not wait on a disk flush for analytics; a
+ * database crash may lose the last fraction of a second of search events, never memories.
+ * `evaluated`: how many rows `ranked` held; `recorded`: whether `recordIf` held.
  */
-async function hydrateAndRecord(db: Knex, e: SearchEvent, ranked: Knex.Raw, recordIf: Knex.Raw, minScore = -Infinity) {
+async function hydrateAndRecord(db: Knex, e: SearchEvent, ranked: Knex.Raw, recordIf: Knex.Raw, opts: { minScore?: number; limit?: number } = {}) {
+  const minScore = opts.minScore ?? -Infinity;
   const { rows } = await db.raw(
     `WITH ranked AS (?), hits AS (
-       SELECT * FROM ranked WHERE score >= ?
+       SELECT * FROM ranked WHERE score >= ? ORDER BY ord LIMIT ?
      ), found AS (
-       SELECT ${MEMORY_COLUMNS.join(', ')}, hits.score, hits.ord,
+       SELECT ${MEMORY_COLUMNS.join(', ')}, hits.score, hits.ord, hits.detail,
               (SELECT coalesce(json_agg(json_build_object('type', e.entity_type, 'value', e.name, 'confidence', l.relevance_score)
                                         ORDER BY l.relevance_score DESC, e.name), '[]'::json)
                  FROM entity_memory_links l JOIN entities e ON e.account_id = l.account_id AND e.id = l.entity_id
@@ -116,17 +164,18 @@ async function hydrateAndRecord(db: Knex, e: SearchEvent, ranked: Knex.Raw, reco
        SELECT ?::uuid, ?::uuid, ?::text, ?::text, count(*), avg(score), ?::real
          FROM found CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
        HAVING ?
+       RETURNING 1
      )
-     SELECT found.*, (SELECT count(*) FROM ranked) AS evaluated
+     SELECT found.*, (SELECT count(*) FROM ranked) AS evaluated, EXISTS (SELECT 1 FROM recorded) AS recorded
        FROM (SELECT 1) AS one LEFT JOIN found ON true
       ORDER BY found.ord`,
-    [ranked, Number.isFinite(minScore) ? minScore : -1e308, e.accountId, e.accountId, e.agentId, e.query, e.searchMode, e.responseMs, recordIf],
+    [ranked, Number.isFinite(minScore) ? minScore : -1e308, opts.limit ?? null, e.accountId, e.accountId, e.agentId, e.query, e.searchMode, e.responseMs, recordIf],
   );
   const all = rows as Row[];
-  return { rows: all.filter((r) => r.id !== null), evaluated: Number(all[0]?.evaluated ?? 0) };
+  return { rows: all.filter((r) => r.id !== null), evaluated: Number(all[0]?.evaluated ?? 0), recorded: all[0]?.recorded === true };
 }
 
-function presentHit({ ord: _o, evaluated: _e, ...r }: Row): HydratedHit {
+function presentHit({ ord: _o, evaluated: _e, recorded: _r, detail: _d, ...r }: Row): HydratedHit {
   return {
     ...r,
     score: Number(r.score),

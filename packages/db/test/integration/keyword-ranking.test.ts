@@ -1,4 +1,5 @@
 import { Database, memoriesRepository, SearchFilters } from '../../src';
+import { warmUpSettled } from '../../src/keyword-ranking';
 import { insertMemories, openRunDatabase, tenant } from './fixtures';
 
 /** Which rows keyword search scores (keyword-ranking.ts), on real PostgreSQL. */
@@ -15,8 +16,19 @@ describe('keyword candidates', () => {
     const common = Array.from({ length: 520 }, (_, i) => ({ content: `quokka and wombat sighting number ${i}` }));
     const rows = await insertMemories(db, t, [{ content: 'a platypus and a quokka by the river' }, { content: 'a platypus alone' }, { content: 'one quokka only' }, ...common]);
     Object.assign(ids, { both: rows[0]!.id, alone: rows[1]!.id, oneCommon: rows[2]!.id });
+    await db.knex.raw('ANALYZE memories');
   });
   afterAll(() => db.close());
+
+  /** The words a keyword search did not count because they were known to be common (its first statement's first binding). */
+  async function skipped(query: string): Promise<string[]> {
+    const seen: Array<{ sql: string; bindings: unknown[] }> = [];
+    const listen = (q: { sql: string; bindings: unknown[] }) => seen.push(q);
+    db.knex.on('query', listen);
+    await memoriesRepository.keywordCandidates(db.knex, filters, query, 5);
+    db.knex.off('query', listen);
+    return seen.find((q) => q.sql.includes('tsvector_to_array'))!.bindings[0] as string[];
+  }
 
   it('answers from the rows holding a rare query word when they fill the limit', async () => {
     const found = await memoriesRepository.keywordCandidates(db.knex, filters, 'platypus quokka wombat', 2);
@@ -30,6 +42,17 @@ describe('keyword candidates', () => {
     expect(found.slice(0, 2).map((c) => c.id).sort()).toEqual([ids.both, ids.alone].sort());
     // A row holding a single common word is never a candidate of a query with rarer words.
     expect(found.map((c) => c.id)).not.toContain(ids.oneCommon);
+  });
+
+  it('knows the common words of the table after a background count started by the first search', async () => {
+    // The searches above started it (warmUp); none of them asked for "sighting".
+    await warmUpSettled();
+    const known = await skipped('platypus sighting');
+    expect(known).toContain('sight');
+    expect(known).not.toContain('platypus');
+    // Ranked as a counted "sighting" ranks: the rows with the rare word first.
+    const found = await memoriesRepository.keywordCandidates(db.knex, filters, 'platypus sighting', 2);
+    expect(found.map((c) => c.id).sort()).toEqual([ids.both, ids.alone].sort());
   });
 
   it('falls back to pairs of common words when the query has no rare one', async () => {

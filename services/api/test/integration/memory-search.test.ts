@@ -1,5 +1,6 @@
-import { memoriesRepository } from '@ams/db';
+import { memoriesRepository, searchEventsRepository } from '@ams/db';
 import { toPgVector } from '@ams/embeddings';
+import { entityNamesInQuery, reciprocalRankFusion, RRF_K } from '@ams/memories';
 import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp } from '@ams/testing';
 
 type Hit = { memory: { id: string; content: string }; score: number; score_breakdown?: Record<string, unknown> };
@@ -175,6 +176,52 @@ describe('semantic search at scale', () => {
     const rare = await t.request().post('/v1/memories/search').set(bearer(acct.key)).send({ query: 'service latency', agent_id: 'rare', limit: 10 });
     expect(rare.body.data).toHaveLength(10);
     expect(rare.body.meta.recalled_count).toBe(10);
+  });
+
+  it('ranks a hybrid search as reciprocalRankFusion ranks its three lists, whether the fusion runs in SQL or here', async () => {
+    const query = 'service 3 latency and deployment 5';
+    const db = t.ctx.db.knex;
+    const agent = await db('agents').where({ account_id: acct.accountId, name: 'bulk' }).first();
+    const f = { accountId: acct.accountId, agentId: agent.id, includeArchived: false, includeConfidential: false, embeddingModel: t.ctx.embedder.model };
+    const vector = toPgVector((await t.ctx.embedder.embed([query]))[0]!);
+    const lists = {
+      semantic: await memoriesRepository.semanticCandidates(db, f, vector, 30),
+      keyword: await memoriesRepository.keywordCandidates(db, f, query, 30),
+      graph: await memoriesRepository.graphCandidates(db, f, entityNamesInQuery(query), 30),
+    };
+    expect(lists.semantic).toHaveLength(30);
+    expect(lists.keyword.length).toBeGreaterThan(0);
+    const expected = reciprocalRankFusion(lists);
+    const top = (n: number, floor = -Infinity) => expected.filter((c) => c.score >= floor).slice(0, n);
+
+    // In SQL (recordFused: the index's top 30, the fusion, the rows and the record in one statement).
+    const event = { accountId: acct.accountId, agentId: agent.id, query, searchMode: 'hybrid', responseMs: 1 };
+    const nearest = memoriesRepository.semanticTopKQuery(db, f, vector, 30)!;
+    const { keyword, graph } = lists;
+    const inSql = (await searchEventsRepository.recordFused(db, event, nearest, 30, { keyword, graph }, { rrfK: RRF_K, limit: 10, minScore: 0 }))!;
+    expect(inSql.evaluated).toBe(expected.length);
+    expect(inSql.hits.map((h) => h.id)).toEqual(top(10).map((c) => c.id));
+    inSql.hits.forEach((h, i) => {
+      expect(h.score).toBeCloseTo(top(10)[i]!.score, 12);
+      expect(inSql.details.get(h.id)).toEqual({ ranks: top(10)[i]!.ranks, scores: top(10)[i]!.scores });
+    });
+    // min_score and limit apply to the fused scores (a hair below the 5th: SQL sums in another order).
+    const floor = expected[4]!.score - 1e-9;
+    const kept = await searchEventsRepository.recordFused(db, event, nearest, 30, { keyword, graph }, { rrfK: RRF_K, limit: 3, minScore: floor });
+    expect(kept!.hits.map((h) => h.id)).toEqual(top(3, floor).map((c) => c.id));
+    // An index that cannot fill the depth (an agent of 10 rows) records nothing and leaves the search to the exact scan.
+    const rare = await db('agents').where({ account_id: acct.accountId, name: 'rare' }).first();
+    const short = memoriesRepository.semanticTopKQuery(db, { ...f, agentId: rare.id }, vector, 30)!;
+    expect(await searchEventsRepository.recordFused(db, event, short, 30, { keyword, graph }, { rrfK: RRF_K, limit: 10, minScore: 0 })).toBeNull();
+
+    // Through the API (either path), with the breakdown.
+    const res = await t.request().post('/v1/memories/search').set(bearer(acct.key)).send({ query, search_mode: 'hybrid', agent_id: 'bulk', debug: true });
+    expect(res.status).toBe(200);
+    expect(res.body.meta.total_evaluated).toBe(expected.length);
+    expect(res.body.data.map((d: Hit) => [d.memory.id, d.score])).toEqual(top(10).map((c) => [c.id, Math.round(c.score * 1e6) / 1e6]));
+    expect(res.body.data.map((d: Hit) => d.score_breakdown)).toEqual(top(10).map((c) => ({ mode: 'hybrid', rrf: expect.closeTo(c.score, 12), ranks: c.ranks, scores: c.scores })));
+    const above = await t.request().post('/v1/memories/search').set(bearer(acct.key)).send({ query, search_mode: 'hybrid', agent_id: 'bulk', min_score: floor, limit: 3 });
+    expect(above.body.data.map((d: Hit) => d.memory.id)).toEqual(top(3, floor).map((c) => c.id));
   });
 
   it('uses the HNSW index for semantic search once the table is big enough for the planner to prefer it', async () => {
