@@ -110,7 +110,8 @@ export async function ingestFigures(server: BenchServer, model: BenchModel, corp
   const bare: number[] = [];
   const bareInsert: number[] = [];
   const create: number[] = [];
-  const agentOfV1 = (await agentsRepository.ensureByName(db, server.accountId, 'ingest')).id;
+  // The v1 creates' agent; the bare INSERTs below (v1 and v2) go under it too.
+  const agentId = (await agentsRepository.ensureByName(db, server.accountId, 'ingest')).id;
   for (const content of single) {
     let t0 = performance.now();
     const [vector] = await model.embedder.embed([content]);
@@ -119,7 +120,7 @@ export async function ingestFigures(server: BenchServer, model: BenchModel, corp
     t0 = performance.now();
     await db('memories').insert({
       account_id: server.accountId,
-      agent_id: agentOfV1,
+      agent_id: agentId,
       content,
       memory_type: 'fact',
       tier: 'warm',
@@ -150,7 +151,6 @@ export async function ingestFigures(server: BenchServer, model: BenchModel, corp
   const ackTimes: number[] = [];
   const inserts: number[] = [];
   const ids: string[] = [];
-  const agentId = (await db('agents').where({ name: 'ingest' }).first('id')).id as string;
   for (const content of backlog) {
     // The bare limit: one INSERT of the same row (soft-deleted at once, so nothing else sees it).
     let t0 = performance.now();

@@ -42,8 +42,7 @@ async function recordRanked(db: Db, body: SearchInput, event: () => SearchEvent,
 
 /** A semantic search the index answers alone is one statement after the embed; otherwise the exact scan, then the record. */
 async function semantic({ db, embedder }: SearchDeps, f: SearchFilters, body: SearchInput, event: () => SearchEvent): Promise<Recorded> {
-  const attempt = await semanticSearchInOneStatement(db, embedder, f, body.query, body.limit, body.min_score, event);
-  const { found, made } = attempt;
+  const { found, made } = await semanticSearchInOneStatement(db, embedder, f, body.query, body.limit, body.min_score, event);
   if (found) return { ...found, queryVector: made.queryVector, breakdowns: new Map(found.hits.map((h) => [h.id, { semantic: h.score }])) };
   const { hits, queryVector } = await semanticLeg(db, embedder, f, body.query, body.limit, made);
   return recordRanked(db, body, event, hits.map((c) => ({ ...c, breakdown: { semantic: c.score } })), queryVector);
