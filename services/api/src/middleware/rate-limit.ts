@@ -16,17 +16,13 @@ export interface RateLimitSettings {
 const secondsUntil = (resetTime: Date | undefined) =>
   Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + WINDOW_MS) - Date.now()) / 1000));
 
-function limiter(
-  name: string,
-  limit: (req: Parameters<RequestHandler>[0]) => number,
-  key: (req: Parameters<RequestHandler>[0]) => string,
-  s: RateLimitSettings,
-): RequestHandler {
-  const store = new ResilientStore(s.redis, `${s.keyPrefix}:rl:${name}:`, s.logger, s.redis && censusFor(s.redis, s.keyPrefix));
+/** `key`: whose budget a request spends; `limitOf`: that budget per window, from the key. */
+function limiter(name: string, key: (req: Parameters<RequestHandler>[0]) => string, limitOf: (key: string) => number, s: RateLimitSettings): RequestHandler {
+  const store = new ResilientStore(s.redis, `${s.keyPrefix}:rl:${name}:`, s.logger, limitOf, s.redis && censusFor(s.redis, s.keyPrefix));
   return rateLimit({
     windowMs: WINDOW_MS,
     // Asked after the hit is counted: while Redis is away, this process's share of the limit.
-    limit: (req) => store.effectiveLimit(limit(req)),
+    limit: (req) => store.effectiveLimit(limitOf(key(req))),
     keyGenerator: (req) => key(req),
     standardHeaders: false,
     legacyHeaders: true, // X-RateLimit-Limit / -Remaining / -Reset (Unix seconds)
@@ -44,15 +40,10 @@ const clientIp = (req: Parameters<RequestHandler>[0]) => ipKeyGenerator(req.ip ?
 
 /** Per API key when the caller is known, per IP otherwise (including failed authentications). */
 export function apiRateLimit(perKey: number, perIp: number, s: RateLimitSettings): RequestHandler {
-  return limiter(
-    'api',
-    (req) => (req.auth ? perKey : perIp),
-    (req) => (req.auth ? `key:${req.auth.keyId}` : `ip:${clientIp(req)}`),
-    s,
-  );
+  return limiter('api', (req) => (req.auth ? `key:${req.auth.keyId}` : `ip:${clientIp(req)}`), (key) => (key.startsWith('key:') ? perKey : perIp), s);
 }
 
 /** Registration hashes a password: a tighter, separate budget per IP. */
 export function registerRateLimit(perIp: number, s: RateLimitSettings): RequestHandler {
-  return limiter('register', () => perIp, (req) => `ip:${clientIp(req)}`, s);
+  return limiter('register', (req) => `ip:${clientIp(req)}`, () => perIp, s);
 }

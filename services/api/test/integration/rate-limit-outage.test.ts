@@ -73,11 +73,19 @@ describe('rate limits while Redis is away and after it restarts', () => {
     expectError(await get(a, acct.key), 429, 'rate_limit_exceeded');
   });
 
+  /** The key's count in this test's Redis, once it has one. */
+  const countInRedis = async (t: TestApp) => {
+    const [key] = await t.ctx.redis!.client.keys(`${prefix}:rl:api:key:*`);
+    return key ? Number(await t.ctx.redis!.client.get(key)) : 0;
+  };
+
   it('a Redis that answers nothing (paused) holds no request: counting goes on in process at the share', async () => {
     const t = await app();
     await waitFor(() => t.ctx.redis!.isReady(), 15_000, 'client connected');
     const acct = await createAccount(t.ctx);
     await waitFor(async () => (await get(t, acct.key)).headers['x-ratelimit-limit'] === '10', 15_000, 'counting in Redis');
+    // Past half its budget, a key's requests wait for Redis's count (far from it they need not).
+    while (Number((await get(t, acct.key)).headers['x-ratelimit-remaining']) > 4);
     // SIGSTOP: the connection stays open, so only a wait that gives up tells the client Redis is gone.
     redis!.kill('SIGSTOP');
     try {
@@ -87,5 +95,27 @@ describe('rate limits while Redis is away and after it restarts', () => {
     } finally {
       redis!.kill('SIGCONT');
     }
+  });
+
+  it('far from its limit a request does not wait for Redis, and its hit is still counted there', async () => {
+    const t = await app();
+    await waitFor(async () => t.ctx.redis!.isReady() && (await t.ctx.redis!.client.ping()) === 'PONG', 15_000, 'client connected');
+    const acct = await createAccount(t.ctx);
+    for (const k of await t.ctx.redis!.client.keys(`${prefix}:rl:api:key:*`)) await t.ctx.redis!.client.del(k);
+    const first = await get(t, acct.key);
+    expect(first.headers['x-ratelimit-remaining']).toBe('9'); // counted in Redis, waited for
+    redis!.kill('SIGSTOP');
+    let res;
+    try {
+      res = await get(t, acct.key);
+    } finally {
+      redis!.kill('SIGCONT');
+    }
+    // Answered from the count Redis gave a moment ago plus this hit: the whole limit, not a share.
+    expect(res.status).toBe(200);
+    expect(res.headers['x-ratelimit-limit']).toBe('10');
+    expect(res.headers['x-ratelimit-remaining']).toBe('8');
+    // The hit sent while Redis was paused is counted once it answers.
+    await waitFor(async () => (await countInRedis(t)) === 2, 10_000, 'the second hit counted in Redis');
   });
 });
