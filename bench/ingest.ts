@@ -96,8 +96,8 @@ class CreateProfiler {
   }
 }
 
-/** Adds the ingestion rows to `table`; returns where a v1 create's and a v2 ack's time goes. */
 /**
+ * Adds the ingestion rows to `table`; returns where a v1 create's and a v2 ack's time goes.
  * `samples`: v1 creates (and, up to 20, v2 times to ready); `acks`: v2 acks, then the backlog one
  * worker drains (a p99 of 120 acks was their second-highest; of 500, their fifth).
  */
@@ -110,25 +110,16 @@ export async function ingestFigures(server: BenchServer, model: BenchModel, corp
   const bare: number[] = [];
   const bareInsert: number[] = [];
   const create: number[] = [];
-  // The v1 creates' agent; the bare INSERTs below (v1 and v2) go under it too.
+  // The v1 creates' agent; the bare INSERTs below (v1 and v2) go under it too, soft-deleted at once so nothing else sees them.
   const agentId = (await agentsRepository.ensureByName(db, server.accountId, 'ingest')).id;
+  const bareRow = (content: string) => ({ account_id: server.accountId, agent_id: agentId, content, memory_type: 'fact', tier: 'warm', deleted_at: db.fn.now() });
   for (const content of single) {
     let t0 = performance.now();
     const [vector] = await model.embedder.embed([content]);
     bare.push(performance.now() - t0);
-    // The store's floor: one INSERT of the row with its vector (the HNSW insert), soft-deleted at once so nothing else sees it.
+    // The store's floor: one INSERT of the row with its vector (the HNSW insert).
     t0 = performance.now();
-    await db('memories').insert({
-      account_id: server.accountId,
-      agent_id: agentId,
-      content,
-      memory_type: 'fact',
-      tier: 'warm',
-      embedding: toPgVector(vector!),
-      embedding_model: model.embedder.model,
-      embedding_status: 'ready',
-      deleted_at: db.fn.now(),
-    });
+    await db('memories').insert({ ...bareRow(content), embedding: toPgVector(vector!), embedding_model: model.embedder.model, embedding_status: 'ready' });
     bareInsert.push(performance.now() - t0);
     t0 = performance.now();
     const res = await profiler.time('v1', () => post(server, '/v1/memories', { content, agent_id: 'ingest' }));
@@ -152,9 +143,9 @@ export async function ingestFigures(server: BenchServer, model: BenchModel, corp
   const inserts: number[] = [];
   const ids: string[] = [];
   for (const content of backlog) {
-    // The bare limit: one INSERT of the same row (soft-deleted at once, so nothing else sees it).
+    // The bare limit: one INSERT of the same row.
     let t0 = performance.now();
-    await db('memories').insert({ account_id: server.accountId, agent_id: agentId, content, memory_type: 'fact', tier: 'warm', embedding_status: 'pending', deleted_at: db.fn.now() });
+    await db('memories').insert({ ...bareRow(content), embedding_status: 'pending' });
     inserts.push(performance.now() - t0);
     t0 = performance.now();
     const res = await profiler.time('v2', () => post(server, '/v2/memories', { content, agent_id: 'ingest-v2' }));
