@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { detachedFromRequest } from './abandonable';
 import { byScore, Neighbour } from './nearest';
+import { prepared } from './prepared-statements';
 
 /**
  * Keyword search ranked BM25-style over PostgreSQL full text (works the same on PGlite): any query
@@ -52,12 +53,14 @@ export async function bm25Candidates(db: Knex, rows: (db: Knex) => Knex.QueryBui
   warmUp(db, rows, scope);
   const known = commonWords.known(scope);
   // A word known to be common is not counted (its df is COMMON either way: counts stop there).
-  const { rows: found } = await db.raw(
-    `SELECT quote_literal(t.lex)::tsquery::text AS tq, CASE WHEN t.lex = ANY (?::text[]) THEN ? ELSE d.df END AS df,
-            (SELECT greatest(reltuples, 0) FROM pg_class WHERE oid = 'memories'::regclass)::float8 AS n
-       FROM unnest(tsvector_to_array(to_tsvector('english', ?))) AS t(lex)
-       CROSS JOIN LATERAL (SELECT count(*)::int AS df FROM (?) AS s WHERE NOT (t.lex = ANY (?::text[]))) AS d`,
-    [known, COMMON, positive, holding, known],
+  const { rows: found } = await prepared(
+    db.raw(
+      `SELECT quote_literal(t.lex)::tsquery::text AS tq, CASE WHEN t.lex = ANY (?::text[]) THEN ? ELSE d.df END AS df,
+              (SELECT greatest(reltuples, 0) FROM pg_class WHERE oid = 'memories'::regclass)::float8 AS n
+         FROM unnest(tsvector_to_array(to_tsvector('english', ?))) AS t(lex)
+         CROSS JOIN LATERAL (SELECT count(*)::int AS df FROM (?) AS s WHERE NOT (t.lex = ANY (?::text[]))) AS d`,
+      [known, COMMON, positive, holding, known],
+    ),
   );
   const counted = (found as Term[]).map((t) => ({ lex: lexemeOf(t.tq), df: Number(t.df) })).filter((t) => !known.includes(t.lex));
   commonWords.remember(scope, counted.filter((t) => t.df >= COMMON).map((t) => t.lex));
@@ -70,19 +73,25 @@ export async function bm25Candidates(db: Knex, rows: (db: Knex) => Knex.QueryBui
   // reltuples is an estimate (and unknown before the first ANALYZE): never below what was counted.
   const n = Math.max(1, terms[0]!.n, ...terms.map((t) => t.df));
   const idf = terms.map((t) => Math.log(1 + (n - t.df + 0.5) / (t.df + 0.5)));
-  const score = terms.map(() => '(memories.content_tsv @@ ?::tsquery)::int * ?::float8').join(' + ');
-  const scoreBindings = terms.flatMap((t, i) => [t.tq, idf[i]!]);
   const rank = async (filter: Knex.Raw): Promise<Neighbour[]> => {
-    const scored = rows(db)
+    const candidates = rows(db)
       .whereRaw('memories.content_tsv @@ ?', [filter])
-      .select('memories.id', 'memories.created_at', db.raw(`(${score}) AS idf_sum`, scoreBindings), db.raw('length(memories.content_tsv)::float8 AS len'));
-    const ranked: Array<{ id: string; score: number }> = await db
-      .from(scored.as('c'))
-      .select('id', db.raw(`idf_sum * ${K1 + 1} / (1 + ${K1} * (${1 - B} + ${B} * len / greatest(avg(len) OVER (), 1::float8))) AS score`))
-      .orderBy([{ column: 'score', order: 'desc' }, { column: 'created_at', order: 'desc' }, { column: 'id' }])
-      .limit(k);
+      .select('memories.id', 'memories.created_at', 'memories.content_tsv', db.raw('length(memories.content_tsv)::float8 AS len'));
+    // The terms are bindings (a join, not an expression per term): one statement text for any
+    // number of terms, so its prepared form serves every query.
+    const { rows: ranked } = await prepared(
+      db.raw(
+        `SELECT id, idf_sum * ${K1 + 1} / (1 + ${K1} * (${1 - B} + ${B} * len / greatest(avg(len) OVER (), 1::float8))) AS score
+           FROM (SELECT c.id, c.created_at, c.len, coalesce(sum(w.idf), 0) AS idf_sum
+                   FROM (?) AS c LEFT JOIN unnest(?::tsquery[], ?::float8[]) AS w(tq, idf) ON c.content_tsv @@ w.tq
+                  GROUP BY c.id, c.created_at, c.len) AS s
+          ORDER BY score DESC, created_at DESC, id
+          LIMIT ?`,
+        [candidates, terms.map((t) => t.tq), idf, k],
+      ),
+    );
     // 0..1 for the API (a rank, not a probability): s / (s + 1), order kept.
-    return byScore(ranked.map((r) => ({ id: r.id, score: Number(r.score) / (Number(r.score) + 1) })));
+    return byScore((ranked as Array<{ id: string; score: number }>).map((r) => ({ id: r.id, score: Number(r.score) / (Number(r.score) + 1) })));
   };
   if (syntax) return rank(db.raw(`websearch_to_tsquery('english', ?)`, [text]));
   const rare = terms.filter((t) => t.df < COMMON);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import knexFactory, { Knex } from 'knex';
 import type { Config } from '@ams/core';
 import { installAbandon } from './abandonable';
+import { installPreparedStatements } from './prepared-statements';
 import { HNSW_SESSION_SETTINGS } from './nearest';
 
 export type Db = Knex;
@@ -25,7 +26,7 @@ export async function pingDatabase(db: Knex): Promise<void> {
 }
 
 /** PostgreSQL when DATABASE_URL is set, else PGlite (with pgvector) persisted under DATA_DIR. */
-export async function createDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolMax'>): Promise<Database> {
+export async function createDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolMax'> & Partial<Pick<Config, 'dbPreparedStatements'>>): Promise<Database> {
   if (config.databaseUrl) {
     const knex = knexFactory({
       client: 'pg',
@@ -38,6 +39,7 @@ export async function createDatabase(config: Pick<Config, 'databaseUrl' | 'dataD
       },
     });
     installAbandon(knex, 'postgres');
+    installPreparedStatements(knex, config.dbPreparedStatements ?? true);
     return { knex, driver: 'postgres', close: () => knex.destroy() };
   }
   return createPgliteDatabase(config.dataDir);
@@ -55,5 +57,6 @@ export async function createPgliteDatabase(dataDir: string): Promise<Database> {
   const ClientPgLite = require('knex-pglite');
   const knex = knexFactory({ client: ClientPgLite, connection: { pglite } as never });
   installAbandon(knex, 'pglite');
+  installPreparedStatements(knex, false);
   return { knex, driver: 'pglite', close: () => knex.destroy() };
 }

@@ -15,3 +15,9 @@ export function vectorMatch(table: string, dims: number): { expr: string; where:
   if (!Number.isInteger(dims) || dims < 1 || dims > 16_000) throw new Error(`not a vector size: ${dims}`);
   return { expr: `(${table}.embedding::vector(${dims}))`, where: `vector_dims(${table}.embedding) = ${dims}` };
 }
+
+/**
+ * How every HNSW index of a vector column is built (migration 025; a re-embed run's staging
+ * index too): 12 links a node, pgvector's default ef_construction. See that migration for the figures.
+ */
+export const HNSW_BUILD_OPTIONS = 'WITH (m = 12, ef_construction = 64)';

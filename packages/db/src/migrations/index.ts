@@ -10,6 +10,7 @@ import { agentClientKeys } from './20261123_008_agent_client_keys';
 import { webhookSecretSealing } from './20261123_013_webhook_secret_sealing';
 import { dimensionlessVectors } from './20261123_020_dimensionless_vectors';
 import { searchGinNoPendingList } from './20261123_024_search_gin_no_pending_list';
+import { hnswLighterGraph } from './20261124_025_hnsw_lighter_graph';
 
 /** Listed explicitly (not globbed) so tsx, jest and a bundled build all see the same set, in order. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -24,5 +25,6 @@ export const MIGRATIONS: readonly Migration[] = [
   webhookSecretSealing,
   dimensionlessVectors,
   searchGinNoPendingList,
+  hnswLighterGraph,
 ];
 export type { Migration };

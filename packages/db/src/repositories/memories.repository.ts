@@ -3,6 +3,7 @@ import { byScore, explainNearest, nearestInOneStatement, nearestNeighbours } fro
 import { bm25Candidates } from '../keyword-ranking';
 import type { EmbeddingStatus, MemoryType, Tier, Visibility } from '@ams/memories/vocabulary';
 import { Page, PageParams, paginate } from '../pagination';
+import { prepared } from '../prepared-statements';
 import { literalDimensions, vectorMatch } from '../vector-column';
 
 /** A memory row as read back: never the vector or the tsvector (large, and no caller needs them). */
@@ -369,19 +370,21 @@ export const memoriesRepository = {
    */
   async graphCandidates(db: Knex, f: SearchFilters, names: string[], k: number): Promise<Candidate[]> {
     if (names.length === 0) return [];
-    const rows: Candidate[] = await searchable(db, f)
-      .join('entity_memory_links as l', function joinLinks() {
-        this.on('l.account_id', 'memories.account_id').andOn('l.memory_id', 'memories.id');
-      })
-      .join('entities as e', function joinEntities() {
-        this.on('e.account_id', 'l.account_id').andOn('e.id', 'l.entity_id');
-      })
-      .whereNull('e.deleted_at')
-      .whereRaw('lower(e.name) = ANY (?::text[])', [names])
-      .groupBy('memories.id')
-      .select('memories.id', db.raw('sum(l.relevance_score) AS score'))
-      .orderBy('score', 'desc')
-      .limit(k);
+    const rows: Candidate[] = await prepared(
+      searchable(db, f)
+        .join('entity_memory_links as l', function joinLinks() {
+          this.on('l.account_id', 'memories.account_id').andOn('l.memory_id', 'memories.id');
+        })
+        .join('entities as e', function joinEntities() {
+          this.on('e.account_id', 'l.account_id').andOn('e.id', 'l.entity_id');
+        })
+        .whereNull('e.deleted_at')
+        .whereRaw('lower(e.name) = ANY (?::text[])', [names])
+        .groupBy('memories.id')
+        .select('memories.id', db.raw('sum(l.relevance_score) AS score'))
+        .orderBy('score', 'desc')
+        .limit(k),
+    );
     return byScore(rows);
   },
 };

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { isUniqueViolation } from '../db-errors';
+import { HNSW_BUILD_OPTIONS } from '../vector-column';
 
 /** The tables holding a vector per row, and the text each row's vector embeds. */
 export const VECTOR_TABLES = ['memories', 'decisions', 'patterns'] as const;
@@ -203,7 +204,7 @@ export const reembedRepository = {
     // Unique by time: the other column may already hold this size's index under the plain name.
     const name = `${table}_vector_${dims}_${Date.now().toString(36)}_idx`;
     await db.raw(
-      `CREATE INDEX ${name} ON ${table} USING hnsw ((embedding_next::vector(${dims})) vector_cosine_ops) WHERE vector_dims(embedding_next) = ${dims}`,
+      `CREATE INDEX ${name} ON ${table} USING hnsw ((embedding_next::vector(${dims})) vector_cosine_ops) ${HNSW_BUILD_OPTIONS} WHERE vector_dims(embedding_next) = ${dims}`,
     );
   },
 

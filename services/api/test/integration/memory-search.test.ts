@@ -242,5 +242,9 @@ describe('semantic search at scale', () => {
       10,
     );
     expect(plan).toContain('memories_vector_384_idx');
+    // Built with 12 links a node (migration 025), like every vector table's index.
+    const { rows } = await t.ctx.db.knex.raw(`SELECT tablename, indexdef FROM pg_indexes WHERE indexdef LIKE '%USING hnsw%' ORDER BY tablename`);
+    expect(rows.map((r: { tablename: string }) => r.tablename)).toEqual(['decisions', 'memories', 'patterns']);
+    for (const r of rows) expect(r.indexdef).toMatch(/WITH \(m='12', ef_construction='64'\) WHERE/);
   });
 });

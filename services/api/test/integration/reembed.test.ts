@@ -126,6 +126,8 @@ describe('re-embedding the store with another model, online', () => {
       5,
     );
     expect(plan).toMatch(/memories_vector_32_\w+_idx/);
+    const { rows: indexes } = await t.ctx.db.knex.raw(`SELECT indexdef FROM pg_indexes WHERE indexname ~ '^memories_vector_32_'`);
+    expect(indexes[0].indexdef).toMatch(/WITH \(m='12', ef_construction='64'\)/);
 
     // Queries now go through the new model, and new writes are embedded with it.
     expect(t.ctx.embedder.model).toBe(target.model);

@@ -1,0 +1,75 @@
+import { createDatabase, Database, memoriesRepository, SearchFilters } from '../../src';
+import { prepared } from '../../src/prepared-statements';
+import { axis, insertMemories, tenant } from './fixtures';
+
+/** One connection, so pg_prepared_statements shows what the statements before it prepared. */
+const openSingleConnection = (dbPreparedStatements?: boolean): Promise<Database> =>
+  createDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: '', dbPoolMax: 1, dbPreparedStatements });
+
+const preparedHere = async (db: Database): Promise<Array<{ name: string; statement: string }>> =>
+  (await db.knex.raw(`SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 'ams\\_%' ORDER BY name`)).rows;
+
+/** The search path's statements as named prepared statements (prepared-statements.ts), on real PostgreSQL. */
+describe('prepared statements', () => {
+  async function searchTwice(db: Database) {
+    const t = await tenant(db);
+    await insertMemories(db, t, [{ content: 'the kafka consumer lag alert' }, { content: 'kafka partitions were rebalanced' }, { content: 'a note about redis' }]);
+    const f: SearchFilters = { accountId: t.accountId, includeConfidential: true, includeArchived: true, metadataFilter: [], embeddingModel: 'test-model' };
+    const results = [];
+    for (let i = 0; i < 2; i++) {
+      results.push({
+        keyword: await memoriesRepository.keywordCandidates(db.knex, f, 'kafka lag', 5),
+        semantic: await memoriesRepository.semanticCandidates(db.knex, f, axis(0), 2),
+        graph: await memoriesRepository.graphCandidates(db.knex, f, ['kafka'], 5),
+      });
+    }
+    return results;
+  }
+
+  it('names the search statements on PostgreSQL, and finds what unnamed statements find', async () => {
+    const named = await openSingleConnection();
+    const unnamed = await openSingleConnection(false);
+    try {
+      const withNames = await searchTwice(named);
+      const withoutNames = await searchTwice(unnamed);
+      // Each statement text is prepared once on the connection, however often it runs: the
+      // keyword count and ranking, the graph; never a nearest-neighbour scan (its plan hangs on the filters' values).
+      const statements = await preparedHere(named);
+      expect(statements.length).toBe(3);
+      expect(statements.filter((s) => s.statement.includes('<=>'))).toEqual([]);
+      expect(await preparedHere(unnamed)).toEqual([]);
+      // Same rows, same scores, same order, run after run (ids differ: two tenants).
+      const shape = (r: typeof withNames) => r.map((x) => Object.values(x).map((list) => list.map((c) => c.score)));
+      expect(shape(withNames)).toEqual(shape(withoutNames));
+      expect(withNames[1]).toEqual(withNames[0]);
+      expect(withNames[0]!.keyword.length).toBe(2);
+    } finally {
+      await named.close();
+      await unnamed.close();
+    }
+  });
+
+  it('names at most 64 distinct statement texts in a process; later ones run unnamed, and run', async () => {
+    const db = await openSingleConnection();
+    try {
+      for (let i = 0; i < 70; i++) {
+        const { rows } = await prepared(db.knex.raw(`SELECT ${i}::int AS n, ?::int AS m`, [i]));
+        expect(rows).toEqual([{ n: i, m: i }]);
+      }
+      expect(await preparedHere(db)).toHaveLength(64);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('reports a bad statement as the unnamed one would, and the connection goes on', async () => {
+    const db = await openSingleConnection();
+    try {
+      await expect(prepared(db.knex.raw('SELECT ?::int AS n', ['not a number']))).rejects.toThrow(/invalid input syntax for type integer/);
+      const { rows } = await prepared(db.knex.raw('SELECT ?::int AS n', [7]));
+      expect(rows).toEqual([{ n: 7 }]);
+    } finally {
+      await db.close();
+    }
+  });
+});
