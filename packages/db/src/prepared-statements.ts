@@ -9,8 +9,8 @@ import type { Knex } from 'knex';
  *
  * Opt-in per statement (`prepared(q)`), for statements whose best plan does not hang on the
  * values bound (not a nearest-neighbour scan under filters: see hydrateAndRecord). A connection
- * keeps every statement it prepared, so only the first MAX_NAMED_TEXTS distinct texts a process
- * sees get a name, and later ones run unnamed.
+ * keeps every statement it prepared, so only the first MAX_NAMED_TEXTS distinct texts run on a
+ * database (one per process) get a name, and later ones run unnamed.
  * Off with DB_PREPARED_STATEMENTS=false, for a pooler that moves a session's statements between
  * server connections (PgBouncer in transaction mode before 1.21). PGlite runs them unnamed.
  */

@@ -17,7 +17,7 @@ export function vectorMatch(table: string, dims: number): { expr: string; where:
 }
 
 /**
- * How every HNSW index of a vector column is built (migration 025; a re-embed run's staging
- * index too): 12 links a node, pgvector's default ef_construction. See that migration for the figures.
+ * How a re-embed run builds its staging HNSW index: as migration 025 rebuilt every other (12
+ * links a node, pgvector's default ef_construction). See that migration for the figures.
  */
 export const HNSW_BUILD_OPTIONS = 'WITH (m = 12, ef_construction = 64)';

@@ -64,6 +64,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ MAX_IN_FLIGHT_REQUESTS: '5', MAX_QUEUED_REQUESTS: '0' }).backpressure.maxQueued).toBe(0);
   });
 
+  it('names search statements unless DB_PREPARED_STATEMENTS=false (a transaction-mode pooler)', () => {
+    expect(loadConfig({}).dbPreparedStatements).toBe(true);
+    expect(loadConfig({ DB_PREPARED_STATEMENTS: 'false' }).dbPreparedStatements).toBe(false);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).mode).toBe('embedded');
   });
@@ -78,6 +83,7 @@ describe('loadConfig', () => {
     [{ EMBEDDING_THREAD: 'gpu' }, 'EMBEDDING_THREAD'],
     [{ MAX_QUEUED_REQUESTS: '-1' }, 'MAX_QUEUED_REQUESTS'],
     [{ MAX_QUEUE_WAIT_MS: 'soon' }, 'MAX_QUEUE_WAIT_MS'],
+    [{ DB_PREPARED_STATEMENTS: 'sometimes' }, 'DB_PREPARED_STATEMENTS'],
   ])('fails fast on %p, naming the variable', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name}:`));
