@@ -12,7 +12,8 @@ apt_install() {
   local missing=()
   for pkg in "$@"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
   [ ${#missing[@]} -eq 0 ] && return 0
-  if [ $apt_updated -eq 0 ]; then $SUDO apt-get update -qq; apt_updated=1; fi
+  # English descriptions kept: the bench's corpus is read from those lists (bench/corpus.ts).
+  if [ $apt_updated -eq 0 ]; then $SUDO apt-get -o Acquire::Languages=en update -qq; apt_updated=1; fi
   log "installing ${missing[*]}"
   $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 }
