@@ -49,7 +49,7 @@ describe('prepared statements', () => {
     }
   });
 
-  it('names at most 64 distinct statement texts in a process; later ones run unnamed, and run', async () => {
+  it('names at most 64 distinct statement texts on a database; later ones run unnamed, and run', async () => {
     const db = await openSingleConnection();
     try {
       for (let i = 0; i < 70; i++) {
