@@ -7,7 +7,7 @@ import type { EmbeddingStatus, MemoryType, SearchMode, SearchScope, Tier, Visibi
  */
 export interface CreateMemoryInput {
   content: string;
-  /** A UUID or a name (DESIGN §4). */
+  /** A UUID or a name (docs/api.md, "Agents by id or name"). */
   agent_id?: string;
   metadata: Record<string, unknown>;
   memory_type?: MemoryType;

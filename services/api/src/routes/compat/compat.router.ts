@@ -22,7 +22,7 @@ import { SLUG } from '../projects/projects.schemas';
 import { endSessionBody, EndSessionBody } from '../sessions/sessions.schemas';
 
 /**
- * The method and path variants existing clients send for spec operations (client-compat §2). Each
+ * The method and path variants existing clients send for spec operations (docs/clients.md, "Method and path variants"). Each
  * reaches the same service function, with the same scope, as the spec's route. Mounted before the
  * resource routers, so literal segments win over `{id}` (G6); a segment the spec's route serves
  * (a UUID) is passed on to it unchanged.

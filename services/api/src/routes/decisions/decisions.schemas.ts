@@ -83,7 +83,7 @@ const checkFields = {
 
 export const checkDecisionsBody = Joi.object<CheckDecisionsBody>(checkFields).rename('project', 'project_slug', { override: false, ignoreUndefined: true });
 
-/** GET /v1/decisions/check (client-compat §2.4): the same search; superseded decisions only on request. */
+/** GET /v1/decisions/check (docs/clients.md, "Method and path variants"): the same search; superseded decisions only on request. */
 export const checkDecisionsQuery = Joi.object<CheckDecisionsBody>({
   ...checkFields,
   include_superseded: Joi.boolean().default(false),

@@ -19,7 +19,7 @@ import { metadata, nonBlank, pagination, unitInterval, uuid } from '../../valida
 
 export const CONTENT_MAX = 50_000;
 
-/** agent_id on input: a UUID or a name (DESIGN §4). */
+/** agent_id on input: a UUID or a name (docs/api.md, "Agents by id or name"). */
 export const agentRef = Joi.string().trim().min(1).max(255);
 
 export type CreateMemoryBody = CreateMemoryInput;
@@ -30,7 +30,7 @@ export const createMemoryFields = {
   metadata: metadata.default({}),
   memory_type: Joi.string().valid(...MEMORY_TYPES),
   session_id: uuid,
-  // A slug: an unregistered one creates the project (client-compat G4).
+  // A slug: an unregistered one creates the project (docs/clients.md, "Names instead of ids").
   project: Joi.string()
     .max(100)
     .pattern(/^[a-z0-9-]{1,100}$/)
@@ -120,7 +120,7 @@ type Operator = (typeof OPERATORS)[number];
 
 /**
  * metadata_filter: `{key: value}` is equality (JSON containment); `{key: {$op: value}}` uses the
- * DESIGN operators. Compiled here, at the edge, into conditions the repository turns into SQL.
+ * operators of docs/api.md, "Search". Compiled here, at the edge, into conditions the repository turns into SQL.
  */
 export const metadataFilter = Joi.object()
   .pattern(
