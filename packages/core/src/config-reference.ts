@@ -50,7 +50,7 @@ export const CONFIG_MEANINGS: Readonly<Record<string, { meaning: string; default
   WEBHOOK_TIMEOUT_MS: { meaning: 'a delivery not answered 2xx within this is a failure' },
   WEBHOOK_RETRY_DELAYS_MS: { meaning: 'waits before each retry; then the delivery is `failed`' },
   WEBHOOK_ALLOW_LOOPBACK: { meaning: 'tests only: deliver to loopback receivers' },
-  WEBHOOK_CA_FILE: { meaning: 'tests only: a CA to trust for receivers' },
+  WEBHOOK_CA_FILE: { meaning: 'PEM file of an extra CA trusted for receivers (tests use it with a self-signed receiver)' },
   WEBHOOK_CONCURRENCY: { meaning: 'deliveries in flight per dispatcher' },
   WEBHOOK_RECONCILE_INTERVAL_MS: { meaning: 'how often the dispatcher sweeps the outbox' },
   WEBHOOK_DISPATCHER_METRICS_PORT: { meaning: "the webhook dispatcher's Prometheus `/metrics`; `0`: off" },
