@@ -76,7 +76,7 @@ export interface SearchInput {
   compress: boolean;
   max_context_tokens?: number;
   debug: boolean;
-  /** Client-compat §1.2 narrowing: a project slug, a session (any string; a non-UUID matches nothing), a scope. */
+  /** The search narrowing of docs/clients.md: a project slug, a session (any string; a non-UUID matches nothing), a scope. */
   project?: string;
   session_id?: string;
   scope?: SearchScope;

@@ -10,7 +10,7 @@ export interface BuildContextInput {
   limit: number;
   threshold: number;
   max_tokens?: number;
-  /** Client-compat §1.7, §3.4, §3.5: the members existing clients add. */
+  /** docs/clients.md, "Aliases" and "Additional endpoints": the members existing clients add. */
   project?: string;
   search_mode: SearchMode;
   exclude_memory_ids: string[];

@@ -134,7 +134,7 @@ export async function impactAnalysis(ctx: AppContext, auth: AuthContext, body: I
 
 /**
  * GET /v1/projects/shared-patterns (docs/clients.md, "Additional endpoints"): patterns adopted by both projects. A
- * read naming an unknown slug matches nothing (G4).
+ * read naming an unknown slug matches nothing (docs/clients.md, "Names instead of ids").
  */
 export async function sharedPatterns(ctx: AppContext, auth: AuthContext, q: { a: string; b: string }) {
   const [a, b] = await Promise.all([

@@ -75,7 +75,7 @@ export const batchBody = Joi.object<BatchBody & { agent_id?: string; session_id?
     .max(100)
     .required(),
   parallel_embeddings: Joi.boolean().default(true),
-  // Client-compat §1.4: defaults for items that carry none.
+  // docs/clients.md, "Aliases": defaults for items that carry none.
   agent_id: agentRef,
   session_id: uuid,
 }).custom(({ agent_id, session_id, ...body }: BatchBody & { agent_id?: string; session_id?: string }) => ({
@@ -173,7 +173,7 @@ export const searchBody = Joi.object<SearchBody & { threshold?: number }>({
   compress: Joi.boolean().default(false),
   max_context_tokens: Joi.number().integer().min(1).max(100_000),
   debug: Joi.boolean().default(false),
-  // Client-compat §1.2: `threshold` is min_score's alias (min_score wins when both are sent).
+  // docs/clients.md, "Aliases": `threshold` is min_score's alias (min_score wins when both are sent).
   threshold: Joi.number().min(0).max(1),
   project: Joi.string().min(1).max(100),
   session_id: Joi.string().min(1).max(255),

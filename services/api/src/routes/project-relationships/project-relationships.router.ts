@@ -29,7 +29,7 @@ function pathSlug(raw: unknown): string {
 
 /**
  * The project graph (docs/clients.md, "Additional endpoints"). Mounted before the projects router, so the literal
- * segments (shared-patterns, impact-analysis) win over /v1/projects/{id} (G6).
+ * segments (shared-patterns, impact-analysis) win over /v1/projects/{id}.
  */
 export function projectRelationshipsRouter(ctx: AppContext): Router {
   const router = Router();
