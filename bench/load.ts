@@ -1,7 +1,7 @@
 /**
  * npm run bench:load [-- --seconds 8 --memories 1000]
  *
- * Overload behaviour of the API (issue 13, item 3): the API runs in a child process (its own event
+ * Overload behaviour of the API: the API runs in a child process (its own event
  * loop, a throwaway database on the local PostgreSQL, loopback only, the configured load-shedding
  * bounds: MAX_IN_FLIGHT_REQUESTS etc. from the environment); autocannon drives memory searches at it.
  * Measured: unloaded latency (one connection); the sustainable rate, found by doubling closed-loop

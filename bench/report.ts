@@ -27,7 +27,7 @@ export class Table {
     console.error(`  note: ${text}`);
   }
 
-  /** Markdown, so the README and the closing note can carry it as printed. */
+  /** Markdown, so docs/benchmarks.md can carry it as printed. */
   render(): string {
     const head: Row = { config: 'config', figure: 'figure', bare: 'bare limit (same run)', service: 'service', ratio: 'ratio' };
     const cols = ['config', 'figure', 'bare', 'service', 'ratio'] as const;

@@ -1,4 +1,4 @@
-/** Exit codes scripts can rely on (README "Connect an agent" lists them; the CLI tests check each). */
+/** Exit codes scripts can rely on (the README's "The command line" lists them; the CLI tests check each). */
 export const EXIT = {
   ok: 0,
   /** The API answered with an error (its message, type and request id on stderr). */

@@ -61,7 +61,7 @@ export interface Config {
     stuckAfterMs: number;
     reconcileIntervalMs: number;
     metricsPort: number;
-    /** How often each process reads the active model and a re-embed run's state (README "Re-embedding"). */
+    /** How often each process reads the active model and a re-embed run's state (docs/operations.md, "Re-embedding on a model change"). */
     modelPollMs: number;
   };
   webhooks: {
@@ -115,7 +115,7 @@ const schema = Joi.object({
   REGISTER_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(10),
   API_KEY_CACHE_MS: Joi.number().integer().min(0).max(300_000).default(10_000),
   // One per core, at least 2: npm run bench:load held the accepted p99 at twice the sustainable rate
-  // within 3× the unloaded one with 2 on 2 cores; 3 spread past it (see README "Under overload").
+  // within 3× the unloaded one with 2 on 2 cores; 3 spread past it (docs/decisions/0008-admission-queue.md).
   MAX_IN_FLIGHT_REQUESTS: Joi.number().integer().min(0).default(() => Math.max(2, os.availableParallelism())),
   // Beyond the bound, requests wait for a slot (newest first); default four times the bound.
   MAX_QUEUED_REQUESTS: Joi.number().integer().min(0).max(100_000),
@@ -249,3 +249,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** Every variable the config module reads; docker-compose and .env.example are checked against it. */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.describe().keys ?? {});
+
+/** The schema as joi describes it (types, defaults, limits): the configuration table in docs/operations.md is made from it. */
+export const CONFIG_SCHEMA_DESCRIPTION = schema.describe();

@@ -7,3 +7,4 @@ export * from './service-process';
 export * from './async';
 export * from './secret-box';
 export * from './ids';
+export * from './config-reference';

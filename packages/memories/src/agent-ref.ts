@@ -9,7 +9,7 @@ function checkBinding(auth: Caller, agentId: string): void {
 }
 
 /**
- * `agent_id` on writes (DESIGN §4): a UUID must name a live agent of the account (else 404); a
+ * `agent_id` on writes (docs/api.md, "Agents by id or name"): a UUID must name a live agent of the account (else 404); a
  * name resolves to the account's agent of that name, created on first use. Omitted: the key's
  * bound agent, else the agent named `defaultName` (created on demand), else null.
  */

@@ -86,7 +86,7 @@ export async function createBatch(deps: Pick<MemoryDeps, 'db' | 'embedder' | 'di
     succeeded: count('success'),
     failed: count('failed'),
     skipped: count('skipped'),
-    // `success` per item and `avg_per_item_ms` are for existing clients (client-compat §4 B1).
+    // `success` per item and `avg_per_item_ms` are for existing clients (docs/clients.md, "Additive response members").
     results: results.map((r) => ({ ...r, success: r.status === 'success' })),
     timing: {
       total_ms: ms(totalMs),

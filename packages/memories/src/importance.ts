@@ -11,7 +11,7 @@ export interface SetImportanceInput {
 }
 
 /**
- * PUT /v1/memories/{id}/importance (client-compat §3.1): promote or demote. A given tier is set as
+ * PUT /v1/memories/{id}/importance (docs/clients.md, "Additional endpoints"): promote or demote. A given tier is set as
  * is; otherwise the tier follows the new importance, even where a tier had been set explicitly
  * (promotion is the point of the call). Goes through the memory PATCH, so memory.updated fires.
  */

@@ -7,7 +7,7 @@ import type { EmbeddingStatus, MemoryType, SearchMode, SearchScope, Tier, Visibi
  */
 export interface CreateMemoryInput {
   content: string;
-  /** A UUID or a name (DESIGN §4). */
+  /** A UUID or a name (docs/api.md, "Agents by id or name"). */
   agent_id?: string;
   metadata: Record<string, unknown>;
   memory_type?: MemoryType;
@@ -76,7 +76,7 @@ export interface SearchInput {
   compress: boolean;
   max_context_tokens?: number;
   debug: boolean;
-  /** Client-compat §1.2 narrowing: a project slug, a session (any string; a non-UUID matches nothing), a scope. */
+  /** The search narrowing of docs/clients.md: a project slug, a session (any string; a non-UUID matches nothing), a scope. */
   project?: string;
   session_id?: string;
   scope?: SearchScope;

@@ -25,7 +25,7 @@ export async function resolveMemoryScope(
     if (!(await projectsRepository.findLive(db, accountId, input.project_id))) throw ApiError.notFound('Project');
     projectId = input.project_id;
   } else if (input.project) {
-    // An unregistered slug creates the project (client-compat G4).
+    // An unregistered slug creates the project (docs/clients.md, "Names instead of ids").
     projectId = (await projectsRepository.ensureBySlug(db, accountId, input.project)).id;
   }
   return { sessionId, projectId };

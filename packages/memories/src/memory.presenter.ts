@@ -40,7 +40,7 @@ const round = (n: number) => Math.round(Number(n) * 1e6) / 1e6;
 
 /**
  * Flat copies of a search result's memory beside `memory` and `score`, for clients that read them
- * there (client-compat §4 S1). The spec's members are unchanged.
+ * there (docs/clients.md, "Additive response members"). The spec's members are unchanged.
  */
 export function flatSearchCopies(memory: ReturnType<typeof presentMemorySummary>, score: number) {
   const category = memory.metadata?.category;

@@ -5,7 +5,7 @@ import type { SearchInput } from './inputs';
 type Narrowing = Pick<SearchFilters, 'projectId' | 'sessionId' | 'longTermOnly'>;
 
 /**
- * The project, session and scope narrowing of a search (client-compat §1.2). A read naming an
+ * The project, session and scope narrowing of a search (docs/clients.md, "Search narrowing"). A read naming an
  * unknown project, a session id that is not a UUID, or `scope: session` without a session
  * matches nothing ('none') rather than failing.
  */

@@ -23,6 +23,6 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export const SEARCH_MODES = ['semantic', 'hybrid', 'keyword'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
-/** Client-compat §1.2: `session` narrows to one session, `long-term` to memories outside sessions. */
+/** docs/clients.md, "Search narrowing": `session` narrows to one session, `long-term` to memories outside sessions. */
 export const SEARCH_SCOPES = ['session', 'long-term', 'all'] as const;
 export type SearchScope = (typeof SEARCH_SCOPES)[number];

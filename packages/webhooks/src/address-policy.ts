@@ -1,7 +1,7 @@
 import net from 'node:net';
 
 /**
- * Which IP addresses a webhook delivery may connect to (SSRF guard, DESIGN §4): public unicast
+ * Which IP addresses a webhook delivery may connect to (SSRF guard, docs/api.md, "Webhooks and events"): public unicast
  * only. Refused: loopback, RFC 1918 private, CGNAT, link-local (incl. the 169.254.169.254 cloud
  * metadata address), multicast, broadcast, unspecified (0.0.0.0, ::), documentation/benchmark/
  * reserved ranges; for IPv6 everything outside global unicast 2000::/3 (so ::1, fc00::/7, fe80::/10,

@@ -7,7 +7,7 @@ import { GuardedHttpsAgent, isAddressRefusedError } from './guarded-agent';
  * One HTTP attempt of a webhook delivery. Retrying, scheduling and bookkeeping belong to the
  * dispatcher; this only posts, classifies the result and never throws for network outcomes.
  *
- * Classification (DESIGN §4 "Webhooks and events"):
+ * Classification (docs/api.md, "Webhooks and events"):
  * - 2xx → ok.
  * - 410 Gone → gone (the dispatcher disables the webhook); not retried.
  * - 3xx → failure, retried; redirects are never followed (a redirect could point anywhere, incl.

@@ -69,7 +69,7 @@ export function webhookUserAgent(version: string): string {
 export interface DeliveryHeaderInput {
   eventId: string;
   eventType: string;
-  /** Value of X-Service-Delivery; defaults to the event id (DESIGN §4), stable across retries. */
+  /** Value of X-Service-Delivery; defaults to the event id (docs/api.md, "Webhooks and events"), stable across retries. */
   deliveryId?: string;
   /** The webhook's secret; null/undefined/'' means unsigned (the spec: no secret, no signature). */
   secret?: string | null;

@@ -76,7 +76,7 @@ export function createApp(ctx: AppContext): Express {
   app.use('/v1/memories/batch', jsonBody(BATCH_BODY_LIMIT));
   app.use(jsonBody(BODY_LIMIT));
   app.use(skipAbandonedReads);
-  // Each router names the scope of each of its routes. The client-compat routers come first: their
+  // Each router names the scope of each of its routes. The routers for existing clients' endpoints come first: their
   // literal segments (/v1/projects/shared-patterns, /v1/patterns/suggest, ...) win over `{id}`.
   app.use(projectRelationshipsRouter(ctx));
   app.use(patternSuggestionsRouter(ctx));

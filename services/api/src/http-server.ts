@@ -4,7 +4,7 @@ import { answerClientErrors } from './lib/client-errors';
 
 /**
  * Request headers (the URL included) may reach 64 KiB: a client repeats a whole prompt in the
- * search URL's query string (client-compat G8), past Node's 16 KiB default.
+ * search URL's query string (docs/clients.md, "Lenient input"), past Node's 16 KiB default.
  */
 export const MAX_HEADER_BYTES = 64 * 1024;
 

@@ -324,7 +324,7 @@ export interface paths {
         };
         /**
          * Get an agent
-         * @description `{id}` is the agent's id or its name (client-compat).
+         * @description `{id}` is the agent's id or its name.
          *
          *     Requires the `read` scope.
          */
@@ -339,7 +339,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an agent
-         * @description `{id}` is the agent's id or its name (client-compat).
+         * @description `{id}` is the agent's id or its name.
          *
          *     Requires the `delete` scope.
          */
@@ -348,7 +348,7 @@ export interface paths {
         head?: never;
         /**
          * Update an agent
-         * @description `{id}` is the agent's id or its name (client-compat).
+         * @description `{id}` is the agent's id or its name.
          *
          *     Requires the `write` scope.
          */
@@ -648,7 +648,7 @@ export interface paths {
         };
         /**
          * An agent's statistics
-         * @description `{id}` is the agent's id or its name (client-compat).
+         * @description `{id}` is the agent's id or its name.
          *
          *     Requires the `read` scope.
          */
@@ -1020,7 +1020,7 @@ export interface paths {
         };
         /**
          * Get a project
-         * @description `{id}` is the project's id or its slug (client-compat).
+         * @description `{id}` is the project's id or its slug.
          *
          *     Requires the `read` scope.
          */

@@ -1,4 +1,4 @@
-// The public API's resources as the console reads them (spec: ../shared/spec/agent-memory-service.md).
+// The public API's resources as the console reads them (docs/api.md; openapi.json is the complete reference).
 
 export type Scope = 'read' | 'write' | 'delete' | 'admin';
 export type Tier = 'hot' | 'warm' | 'cold';

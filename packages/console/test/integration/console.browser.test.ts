@@ -8,10 +8,14 @@ import { apiAs, register, startConsoleServer, type ConsoleServer } from '../supp
 
 /**
  * The console in Debian's chromium (nothing downloaded), against the real API process on its own
- * PostgreSQL database. Screenshots of each page go to test-artifacts/console/.
+ * PostgreSQL database. Screenshots of each page go to test-artifacts/console/; the ones the README
+ * shows are also written to docs/images/, so the committed image is what the console draws today.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.resolve(__dirname, '../../../../test-artifacts/console');
+const DOC_IMAGES = path.resolve(__dirname, '../../../../docs/images');
+/** Screenshots the docs show: test name → image under docs/images/ (the window, not the full page). */
+const DOC_SHOTS: Record<string, string> = { '03-search': 'console-search.png' };
 const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 jest.setTimeout(90_000);
@@ -48,6 +52,8 @@ async function signIn(page: Page, withKey = key): Promise<void> {
 
 async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+  const docImage = DOC_SHOTS[name];
+  if (docImage) await page.screenshot({ path: path.join(DOC_IMAGES, docImage) });
 }
 
 /** No element wider than the window: long content must wrap or scroll inside its box. */
@@ -59,6 +65,7 @@ async function expectNoHorizontalOverflow(page: Page): Promise<void> {
 beforeAll(async () => {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`No browser at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium), as .ci/run does`);
   fs.mkdirSync(ARTIFACTS, { recursive: true });
+  fs.mkdirSync(DOC_IMAGES, { recursive: true });
   // The bundle, as `npm start` would build it (a no-op when up to date).
   execFileSync(process.execPath, [path.resolve(__dirname, '../../scripts/ensure-built.mjs')], { stdio: 'inherit' });
   receiver = await startHttpsReceiver({ handler: (_req, res) => res.writeHead(receiverFails ? 500 : 200).end(receiverFails ? 'receiver down' : 'ok') });

@@ -3,7 +3,7 @@ import type { Migration } from './migration';
 export const projectRelationships: Migration = {
   name: '20261123_007_project_relationships',
   up: [
-    // A directed, typed edge between two projects of one account (client-compat §3.8). Edges of a
+    // A directed, typed edge between two projects of one account (docs/clients.md, "Additional endpoints"). Edges of a
     // soft-deleted project are kept, like the rest of its data, and left out by the queries.
     `CREATE TABLE project_relationships (
        account_id uuid NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,

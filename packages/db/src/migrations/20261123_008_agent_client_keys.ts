@@ -3,7 +3,7 @@ import type { Migration } from './migration';
 export const agentClientKeys: Migration = {
   name: '20261123_008_agent_client_keys',
   up: [
-    // A caller-chosen key given at agent create (client-compat §1.8: `id: "my-agent"`), resolved
+    // A caller-chosen key given at agent create (docs/clients.md, "Aliases": `id: "my-agent"`), resolved
     // like a name wherever an agent is named; the agent's id stays its UUID.
     `ALTER TABLE agents ADD COLUMN client_key text`,
     `CREATE UNIQUE INDEX agents_account_client_key_key ON agents (account_id, client_key)

@@ -9,7 +9,7 @@ const VECTOR_TABLES = [
 
 /**
  * Vectors of any size (a model change), and room for a second model's vectors while a re-embed
- * runs (README "Re-embedding on a model change"):
+ * runs (docs/decisions/0007-dimensionless-vectors.md):
  * - `embedding` loses its `(384)`: a dimensionless pgvector column. HNSW needs a size, so each size
  *   gets a partial expression index, `(embedding::vector(N)) … WHERE vector_dims(embedding) = N`;
  *   searches use the same expression and predicate (packages/db vector-column.ts). 384 is made here;

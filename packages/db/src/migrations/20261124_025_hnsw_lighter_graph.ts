@@ -2,9 +2,8 @@ import type { Migration } from './migration';
 
 /**
  * The HNSW indexes are rebuilt with 12 links a node instead of pgvector's default 16 (the same
- * ef_construction, 64). On the bench's 100k real-text store, builds compared side by side (README, "Fifth session of 2026-11-24"):
- * the INSERT of a row with its vector 5.9 → 3.4 ms, the index's top-10 at ef_search 150
- * 4.7 → 2.6 ms, recall@10 against an exact scan 0.989 → 0.987. A v1 create waits on that INSERT.
+ * ef_construction, 64): a lighter graph makes each insert and each top-k cheaper for a recall that
+ * barely moves, and a v1 create waits on its row's insert (docs/decisions/0009-hnsw-12-links.md).
  *
  * Every HNSW index of the vector tables is rebuilt under its own name (a re-embed run's staging
  * index too): the new one is built beside the old, then takes its place. Searches read on while

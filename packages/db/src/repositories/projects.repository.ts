@@ -32,7 +32,7 @@ export const projectsRepository = {
     return db('projects').where({ account_id: accountId, slug }).whereNull('deleted_at').first();
   },
 
-  /** The live project of that slug, created (named after its slug) when missing: writes may name new projects (client-compat G4). */
+  /** The live project of that slug, created (named after its slug) when missing: writes may name new projects (docs/clients.md, "Names instead of ids"). */
   async ensureBySlug(db: Knex, accountId: string, slug: string): Promise<ProjectRow> {
     await db.raw(
       `INSERT INTO projects (account_id, slug, name) VALUES (?, ?, ?)

@@ -94,7 +94,7 @@ export const sessionsRepository = {
     return row as SessionRow | undefined;
   },
 
-  /** Updates an ended session's summary and metadata, leaving it ended (the idempotent end of client-compat §2.3). */
+  /** Updates an ended session's summary and metadata, leaving it ended (the idempotent `PUT …/end` of docs/clients.md). */
   async amendEnded(db: Knex, accountId: string, id: string, p: { summary?: string; metadata?: Record<string, unknown> }): Promise<SessionRow | undefined> {
     const set: Record<string, unknown> = { updated_at: db.fn.now() };
     if (p.summary !== undefined) set.summary = p.summary;

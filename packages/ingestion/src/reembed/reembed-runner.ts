@@ -31,7 +31,7 @@ type Phase = 'stage' | 'sweep';
 const SWITCH_LOCK_TIMEOUT_MS = 2_000;
 
 /**
- * Runs re-embed runs (README "Re-embedding on a model change"), one batch at a time through the
+ * Runs re-embed runs (docs/operations.md, "Re-embedding on a model change"), one batch at a time through the
  * target model, with the state in reembed_runs so any worker resumes a run a dead one left:
  * 1. stage: every live vector row gets a target-model vector in its staging column (keyset passes
  *    over memories, decisions, patterns; a row changed meanwhile is caught by the next pass);

@@ -27,7 +27,7 @@ const SHEDDING_HOLD_MS = 1000;
  * longer than WAIT_WHILE_STANDING_MS is refused with it, and nobody joins for SHEDDING_HOLD_MS, so a
  * full process refuses at once. An always-open queue keeps every slot busy and lets late waiters in,
  * which slowed the accepted requests: bench:load's accepted p99 at twice the sustainable rate was
- * 3.7–4.6× the unloaded p99 with it, 2.1–2.8× with the hold (README "Under overload").
+ * 3.7–4.6× the unloaded p99 with it, 2.1–2.8× with the hold (docs/decisions/0008-admission-queue.md).
  */
 export class AdmissionQueue {
   private readonly waiting: Waiter[] = [];

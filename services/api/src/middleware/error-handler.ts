@@ -53,7 +53,7 @@ export function sendError(req: Request, res: Response, e: ApiError): void {
     code: e.status,
     request_id: req.requestId,
     ...(e.type === 'validation_error' ? { details: e.details ?? [] } : {}),
-    // Copies of message under the names existing clients read (client-compat §4 ERR).
+    // Copies of message under the names existing clients read (docs/clients.md, "Additive response members").
     detail: e.message,
     error: e.message,
   });

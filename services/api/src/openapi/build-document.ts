@@ -34,7 +34,7 @@ export function operationId(method: string, path: string): string {
 
 /**
  * A request schema as validate() applies it: unknown members are accepted (and stripped) at every
- * level (client-compat G1), so the document never claims `additionalProperties: false` for input.
+ * level (docs/decisions/0004-lenient-input-and-aliases.md), so the document never claims `additionalProperties: false` for input.
  */
 export function lenientRequestSchema(schema: Schema): JsonSchema {
   const open = (node: unknown): void => {

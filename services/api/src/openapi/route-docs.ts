@@ -34,7 +34,7 @@ export interface RouteDoc {
   /** The route dispatches to other routes' schemas (the MCP endpoint's tools): not traced against body/query. */
   dispatches?: boolean;
   /**
-   * "METHOD /path" of the operation this route is a variant of (a client-compat route answering a
+   * "METHOD /path" of the operation this route is a variant of (a route for existing clients answering a
    * name where the documented one takes an id, falling through to it for ids): described by that
    * operation, so not a second one in the document.
    */
@@ -47,7 +47,7 @@ export type ErrorStatus = (typeof ERROR_STATUS)[keyof typeof ERROR_STATUS];
 export type RouteDocs = Record<string, RouteDoc>;
 
 // Response shapes: joi like the request schemas, converted the same way. Members beyond those named
-// are allowed: additive response members are part of the compatibility contract (DESIGN §5).
+// are allowed: additive response members are part of the compatibility contract (docs/decisions/0004-lenient-input-and-aliases.md).
 export const uuidOut = Joi.string().guid();
 export const isoTime = Joi.string().isoDate();
 export const nullableIso = Joi.string().isoDate().allow(null);

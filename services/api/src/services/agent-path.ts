@@ -3,7 +3,7 @@ import { agentsRepository } from '@ams/db';
 import type { AppContext, AuthContext } from '../context';
 
 /**
- * An agent named in a path (client-compat §2.2, §2.9, §2.10): its UUID, or the name of a live
+ * An agent named in a path (docs/clients.md, "Method and path variants"): its UUID, or the name of a live
  * agent of the account. An unknown name is 404, as an unknown id is.
  */
 export async function agentIdFromPath(ctx: AppContext, auth: AuthContext, segment: string): Promise<string> {

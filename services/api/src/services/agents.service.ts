@@ -47,7 +47,7 @@ export async function createAgent(ctx: AppContext, auth: AuthContext, body: Crea
       name: body.name,
       description: body.description ?? null,
       metadata: body.metadata,
-      // A caller-chosen key besides the name resolves to this agent too (client-compat §1.8).
+      // A caller-chosen key besides the name resolves to this agent too (docs/clients.md, "Aliases").
       clientKey: body.client_key !== undefined && body.client_key !== body.name ? body.client_key : null,
     });
     return presentAgent(row, undefined);
@@ -118,7 +118,7 @@ export async function agentStats(ctx: AppContext, auth: AuthContext, id: string)
       avg_results: round(searches.avgResults),
     },
     search_analytics: { top_queries: searches.topQueries, avg_response_ms: round(searches.avgResponseMs) },
-    // Aliases existing clients read (client-compat §4 A1).
+    // Aliases existing clients read (docs/clients.md, "Additive response members").
     memory_count: Number(s.total_memories),
     data: { total_memories: Number(s.total_memories), last_updated: toIso(lastActive) },
   };

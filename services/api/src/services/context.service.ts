@@ -10,7 +10,7 @@ export interface BuildContextInput {
   limit: number;
   threshold: number;
   max_tokens?: number;
-  /** Client-compat §1.7, §3.4, §3.5: the members existing clients add. */
+  /** docs/clients.md, "Aliases" and "Additional endpoints": the members existing clients add. */
   project?: string;
   search_mode: SearchMode;
   exclude_memory_ids: string[];
@@ -66,8 +66,8 @@ const RANKING_VERSION = 'similarity-v1';
 
 /**
  * Semantic recall above the threshold, formatted for prompt injection. Confidential and archived
- * memories never enter a context (DESIGN §4), whatever the caller asks. Besides the spec's
- * members, the response carries the ones existing clients read (client-compat §4 CB):
+ * memories never enter a context (docs/api.md, "Memories"), whatever the caller asks. Besides the spec's
+ * members, the response carries the ones existing clients read (docs/clients.md, "Additive response members"):
  * `memories`, `token_count`, `ranking_version`, `ai_enhanced`, `latency_ms` and, with
  * `ai_enhanced`, an extractive `summary` (no LLM is called).
  */

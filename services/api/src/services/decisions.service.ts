@@ -66,7 +66,7 @@ async function requireSession(ctx: AppContext, accountId: string, id: string | u
 }
 
 export async function createDecision(ctx: AppContext, auth: AuthContext, body: CreateDecisionInput) {
-  // An unregistered project slug creates the project, so its context shows the decision (client-compat G4).
+  // An unregistered project slug creates the project, so its context shows the decision (docs/clients.md, "Names instead of ids").
   if (body.project_slug) await projectForWrite(ctx, auth.accountId, body.project_slug);
   const row = await decisionsRepository.insert(ctx.db.knex, {
     accountId: auth.accountId,
@@ -104,7 +104,7 @@ export const getDecision = async (ctx: AppContext, auth: AuthContext, id: string
 
 /**
  * Status moves among active, experimental and reverted. `superseded` is reached only through
- * supersede and is final (DESIGN §4): moving into or out of it here is a conflict.
+ * supersede and is final (docs/api.md, "Sessions, decisions and patterns"): moving into or out of it here is a conflict.
  */
 function checkStatusMove(from: DecisionStatus, to: DecisionStatus): void {
   if (from === to) return;

@@ -4,7 +4,7 @@ import type { EmbedBody } from '../routes/embed/embed.schemas';
 const round = (n: number) => Math.round(n * 1e7) / 1e7;
 
 /**
- * POST /v1/embed (client-compat §3.3): vectors from the model that embeds stored memories, so a
+ * POST /v1/embed (docs/clients.md, "Additional endpoints"): vectors from the model that embeds stored memories, so a
  * client's local index compares like with like. `prefix` is accepted for task-prefixed models;
  * the configured model takes none, so it does not change the text.
  */

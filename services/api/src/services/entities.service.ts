@@ -27,7 +27,7 @@ export function presentEntity(row: EntityRow, counts: EntityCounts | undefined) 
     id: row.id,
     name: row.name,
     entity_type: row.entity_type,
-    // The same value under the name several clients read (client-compat §4 E1).
+    // The same value under the name several clients read (docs/clients.md, "Additive response members").
     type: row.entity_type,
     metadata: row.metadata,
     memory_count: counts?.memory_count ?? 0,

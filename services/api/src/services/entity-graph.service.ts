@@ -10,7 +10,7 @@ const GRAPH_LIMIT = 50;
 const PREVIEW_CHARS = 280;
 
 /**
- * GET /v1/entities/{id}/neighborhood (client-compat §3.6): the entities reachable within `depth`
+ * GET /v1/entities/{id}/neighborhood (docs/clients.md, "Additional endpoints"): the entities reachable within `depth`
  * hops over shared memories (a key bound to an agent walks only that agent's memories), nearest
  * first and capped at `max_neighbors`, plus the entity's own memories.
  */

@@ -39,7 +39,7 @@ export async function checkHealth(ctx: AppContext) {
       ...(ctx.embedder.fallbackReason ? { fallback: true, fallback_reason: ctx.embedder.fallbackReason } : {}),
     },
     reembed,
-    // Members existing clients require (client-compat §4 H1); integers where they expect integers.
+    // Members existing clients require (docs/clients.md, "Additive response members"); integers where they expect integers.
     api_version: API_VERSION,
     environment: ctx.config.nodeEnv,
     timestamp: Math.floor(Date.now() / 1000),

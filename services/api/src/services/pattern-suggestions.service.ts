@@ -4,7 +4,7 @@ import { presentPattern } from './patterns.service';
 import { requireProjectBySlug } from './projects.service';
 
 /**
- * GET /v1/patterns/suggest (client-compat §3.7): global patterns the project has not adopted yet,
+ * GET /v1/patterns/suggest (docs/clients.md, "Additional endpoints"): global patterns the project has not adopted yet,
  * most adopted first. `total` counts every such pattern, `data` holds the first `limit`.
  */
 export async function suggestPatterns(ctx: AppContext, auth: AuthContext, q: { project: string; limit: number }) {

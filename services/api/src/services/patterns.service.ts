@@ -98,7 +98,7 @@ export async function deletePattern(ctx: AppContext, auth: AuthContext, id: stri
   if (!(await patternsRepository.softDelete(ctx.db.knex, auth.accountId, id))) throw ApiError.notFound('Pattern');
 }
 
-/** `{pattern, score}`, plus flat copies a client's listing reads (client-compat §4 PS). */
+/** `{pattern, score}`, plus flat copies a client's listing reads (docs/clients.md, "Additive response members"). */
 function searchItem(row: PatternRow, score: number) {
   return { pattern: presentPattern(row), score, title: row.title, name: row.title, category: row.category, description: row.description };
 }

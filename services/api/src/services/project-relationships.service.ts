@@ -9,7 +9,7 @@ import { presentPattern } from './patterns.service';
 import { projectForWrite, requireProjectBySlug } from './projects.service';
 import { similarityScore } from './similarity-score';
 
-/** Edge types that make the target a dependency of the source (client-compat §3.9). */
+/** Edge types that make the target a dependency of the source (docs/clients.md, "Additional endpoints"). */
 export const DEPENDENCY_TYPES = ['depends_on', 'api_consumer'];
 const IMPACT_HITS = 5;
 
@@ -26,7 +26,7 @@ function presentEdge(e: ProjectEdge) {
 
 /**
  * A directed, typed edge from the project of the path to `target_project`. Both slugs are writes'
- * project names, so unregistered ones create their projects (client-compat G4). The same edge
+ * project names, so unregistered ones create their projects (docs/clients.md, "Names instead of ids"). The same edge
  * twice returns the first (created false).
  */
 export async function addRelationship(ctx: AppContext, auth: AuthContext, sourceSlug: string, body: RelationshipBody) {
@@ -100,7 +100,7 @@ async function affectedBy(ctx: AppContext, auth: AuthContext, dependent: Project
 }
 
 /**
- * POST /v1/projects/impact-analysis (client-compat §3.12): the projects depending on `project`,
+ * POST /v1/projects/impact-analysis (docs/clients.md, "Additional endpoints"): the projects depending on `project`,
  * each with its decisions and memories nearest to the change, the patterns it shares with
  * `project` (which the change may touch), and `project`'s own active decisions nearest to it.
  */
@@ -133,8 +133,8 @@ export async function impactAnalysis(ctx: AppContext, auth: AuthContext, body: I
 }
 
 /**
- * GET /v1/projects/shared-patterns (client-compat §3.13): patterns adopted by both projects. A
- * read naming an unknown slug matches nothing (G4).
+ * GET /v1/projects/shared-patterns (docs/clients.md, "Additional endpoints"): patterns adopted by both projects. A
+ * read naming an unknown slug matches nothing (docs/clients.md, "Names instead of ids").
  */
 export async function sharedPatterns(ctx: AppContext, auth: AuthContext, q: { a: string; b: string }) {
   const [a, b] = await Promise.all([

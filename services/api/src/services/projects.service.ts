@@ -98,12 +98,12 @@ export async function requireProjectBySlug(ctx: AppContext, accountId: string, s
   return row;
 }
 
-/** GET /v1/projects/{slug}: the slug form of GET by id (client-compat §2.8). */
+/** GET /v1/projects/{slug}: the slug form of GET by id (docs/clients.md, "Method and path variants"). */
 export async function getProjectBySlug(ctx: AppContext, auth: AuthContext, slug: string) {
   return present(ctx, await requireProjectBySlug(ctx, auth.accountId, slug));
 }
 
-/** A project slug named by a write: created when the account has no such project (client-compat G4, DESIGN §5). */
+/** A project slug named by a write: created when the account has no such project (docs/clients.md, "Names instead of ids"). */
 export async function projectForWrite(ctx: AppContext, accountId: string, slug: string): Promise<ProjectRow> {
   return projectsRepository.ensureBySlug(ctx.db.knex, accountId, slug);
 }
@@ -153,7 +153,7 @@ export async function projectContext(ctx: AppContext, auth: AuthContext, slug: s
     memories: memoryItems,
     decisions: decisions.map((d) => ({ id: d.id, title: d.title, status: d.status })),
     patterns: patterns.map((p) => ({ id: p.id, title: p.title, category: p.category })),
-    // Additive members some clients read (client-compat §4 PC).
+    // Additive members some clients read (docs/clients.md, "Additive response members").
     hot_memories: hot,
     recent_decisions: decisions.slice(0, CONTEXT_RECENT).map((d) => ({
       id: d.id,

@@ -9,7 +9,7 @@ export interface RateWindow {
 }
 
 /**
- * GET /v1/quota (client-compat §3.2): `used`/`limit`/`resetAt` are the key's request budget in the
+ * GET /v1/quota (docs/clients.md, "Additional endpoints"): `used`/`limit`/`resetAt` are the key's request budget in the
  * current window (this request included); `usage` is what the account stores.
  */
 export async function quota(ctx: AppContext, auth: AuthContext, window: RateWindow) {

@@ -92,7 +92,7 @@ export async function getSession(ctx: AppContext, auth: AuthContext, id: string,
   return { ...session, memories: memories.map((m) => ({ id: m.id, content: m.content, created_at: toUnixSeconds(m.created_at)! })) };
 }
 
-/** active → ended; ending an ended session is a conflict (DESIGN §4). */
+/** active → ended; ending an ended session is a conflict (docs/api.md, "Sessions, decisions and patterns"). */
 export async function endSession(ctx: AppContext, auth: AuthContext, id: string, body: EndSessionInput) {
   const current = await requireSession(ctx, auth, id);
   if (current.status === 'ended') throw ApiError.conflict('Session has already ended');
@@ -102,7 +102,7 @@ export async function endSession(ctx: AppContext, auth: AuthContext, id: string,
 }
 
 /**
- * The PUT form some clients send after every turn (client-compat §2.3): ending an ended session
+ * The PUT form some clients send after every turn (docs/clients.md, "Method and path variants"): ending an ended session
  * answers it again, with a given summary and metadata applied, instead of the POST form's 409.
  */
 export async function endSessionIdempotent(ctx: AppContext, auth: AuthContext, id: string, body: EndSessionInput) {

@@ -3,7 +3,7 @@ import { ApiError } from '@ams/core';
 import { schemaCapture } from './schema-capture';
 
 /**
- * JSON `null` on an optional member means "absent" (client-compat G2): dropped at the top level
+ * JSON `null` on an optional member means "absent" (docs/clients.md, "Lenient input"): dropped at the top level
  * and inside the objects of top-level arrays (batch items). Nested objects such as `metadata`
  * are user data and keep their nulls.
  */
@@ -27,7 +27,7 @@ import { traceValidation } from '../openapi/validation-trace';
 /**
  * Validates one part of a request against its joi schema (kept beside the route) and returns the
  * converted value. Every failure is reported, each with its dotted field path. Unknown members
- * and parameters are accepted and stripped before the service sees them (client-compat G1); a
+ * and parameters are accepted and stripped before the service sees them (docs/clients.md, "Lenient input"); a
  * known member of the wrong type or out of range is still a 422 naming it.
  */
 export function validate<T>(schema: Schema, input: unknown): T {

@@ -9,7 +9,7 @@ import { createAccount, createTestApp, TestAccount, TestApp } from '@ams/testing
 const API = 'services/api/src/server.ts';
 
 /**
- * The fault suite for the API process itself (issue 13, item 6): the real entry point as child
+ * The fault suite for the API process itself: the real entry point as child
  * processes, SIGKILLed during writes (split mode on PostgreSQL, and the embedded server on PGlite),
  * and two of them sharing one rate limit through Redis.
  */

@@ -39,7 +39,7 @@ describe('POST /v2/context/build', () => {
 
   it('applies the threshold (default 0.5)', async () => {
     const strict = await build({ query: 'kafka consumer lag alert', agent_id: 'ctx', threshold: 0.99 });
-    // The spec's members, plus the additive ones of client-compat §4 CB.
+    // The spec's members, plus the additive ones of docs/clients.md.
     expect(strict.body).toMatchObject({ context: '', memories_used: 0, total_chars: 0, memories: [] });
     const loose = await build({ query: 'kafka consumer lag alert', agent_id: 'ctx', threshold: 0 });
     expect(loose.body.memories_used).toBeGreaterThan(1);

@@ -21,7 +21,7 @@ describe('entities', () => {
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       name: 'Ada Lovelace',
       entity_type: 'person',
-      type: 'person', // the same value under the name several clients read (client-compat §4 E1)
+      type: 'person', // the same value under the name several clients read (docs/clients.md)
       metadata: { era: 'victorian' },
       memory_count: 0,
       relationship_count: 0,

@@ -35,7 +35,7 @@ describe('error envelope and body handling', () => {
     const exact = pad(1024 * 1024 - base);
     expect(Buffer.byteLength(exact)).toBe(1024 * 1024);
     const ok = await t.request().post('/v1/api-keys').set(bearer(acct.key)).set('Content-Type', 'application/json').send(exact);
-    expect(ok.status).toBe(201); // parsed; the unknown `pad` is ignored (client-compat G1)
+    expect(ok.status).toBe(201); // parsed; the unknown `pad` is ignored (docs/clients.md, "Lenient input")
     const over = await t.request().post('/v1/api-keys').set(bearer(acct.key)).set('Content-Type', 'application/json').send(pad(1024 * 1024 - base + 1));
     expectError(over, 413, 'payload_too_large');
   });

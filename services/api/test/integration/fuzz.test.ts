@@ -10,7 +10,7 @@ import { Description, pathParamArbitrary, requestArbitrary } from '@ams/testing'
 import { bearer, createAccount, createTestApp, TestAccount, TestApp } from '@ams/testing';
 
 /**
- * Property-based fuzzing of every route (issue 13, item 2). Routes come from the app's own router
+ * Property-based fuzzing of every route. Routes come from the app's own router
  * stack and each route's schemas from validate() itself (schema-capture), so routes added later are
  * fuzzed without touching this file. Bodies, query strings and path parameters are generated from
  * those joi schemas, then mutated (wrong types, NUL, unpaired surrogates, huge and deep values,

@@ -1,6 +1,6 @@
 import { createAccount, createTestApp, expectError, bearer, TestApp, TestAccount } from '@ams/testing';
 
-/** Each case here was a 500 (issue 13, D1–D6 and the smaller findings); each must now be a precise 4xx. */
+/** Hostile input that must get a precise 4xx, never a 500. */
 describe('hostile input never reaches the database as a 500', () => {
   let t: TestApp;
   let acct: TestAccount;
@@ -204,7 +204,7 @@ describe('hostile input never reaches the database as a 500', () => {
     it('answers 204 with Allow for a known path', async () => {
       const res = await t.request().options('/v1/memories/3f1c1a4e-1111-4111-8111-111111111111');
       expect(res.status).toBe(204);
-      // PUT: the client-compat PUT-as-PATCH route.
+      // PUT: the PUT-as-PATCH route existing clients use.
       expect(res.headers.allow).toBe('DELETE, GET, HEAD, PATCH, PUT, OPTIONS');
     });
     it('answers the 404 envelope for an unknown path', async () => {

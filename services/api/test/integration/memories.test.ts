@@ -125,7 +125,7 @@ describe('memories v1', () => {
       expect(expectError(await post({ content: 'no agent' }), 422, 'validation_error').details![0]!.field).toBe('agent_id');
     });
 
-    it('answers 404 for an unknown agent UUID, session or project_id; an unknown project slug is created (client-compat G4)', async () => {
+    it('answers 404 for an unknown agent UUID, session or project_id; an unknown project slug is created', async () => {
       expectError(await post({ content: 'x', agent_id: UNKNOWN_ID }), 404, 'not_found');
       expectError(await post({ content: 'x', agent_id: 'a', session_id: UNKNOWN_ID }), 404, 'not_found');
       expectError(await post({ content: 'x', agent_id: 'a', project_id: UNKNOWN_ID }), 404, 'not_found');

@@ -110,7 +110,7 @@ describe('patterns', () => {
       expect(invalid(await create(body))).toContain(field);
     });
 
-    it('creates an unregistered, deleted or foreign source_project as a new project of the account (client-compat G4)', async () => {
+    it('creates an unregistered, deleted or foreign source_project as a new project of the account', async () => {
       const fresh = await create({ title: 't', description: 'd', source_project: 'no-such' });
       expect(fresh.status).toBe(201);
       const created = await t.ctx.db.knex('projects').where({ account_id: acct.accountId, slug: 'no-such' }).whereNull('deleted_at').first();
@@ -252,7 +252,7 @@ describe('patterns', () => {
       expect(res.body.data[0]).toEqual({
         pattern: logging.body,
         score: expect.any(Number),
-        // Flat copies for existing clients (client-compat §4 PS).
+        // Flat copies for existing clients (docs/clients.md).
         title: logging.body.title,
         name: logging.body.title,
         category: logging.body.category,
@@ -330,7 +330,7 @@ describe('patterns', () => {
       expect((await get(p.body.id)).body.adoption_count).toBe(0);
     });
 
-    it('answers 404 for unknown, deleted or foreign patterns; an unregistered project is created (client-compat G4)', async () => {
+    it('answers 404 for unknown, deleted or foreign patterns; an unregistered project is created', async () => {
       const alpha = await project('alpha');
       const p = await create({ title: 'p', description: 'd' });
       const fresh = await create({ title: 'q', description: 'd' });
@@ -444,7 +444,7 @@ describe('patterns', () => {
             .count('* as n')
             .first())!.n,
         );
-        // An adopt that lost the race to a delete re-creates the project of that slug (client-compat G4):
+        // An adopt that lost the race to a delete re-creates the project of that slug (docs/clients.md, "Names instead of ids"):
         // the count must match the live adoptions whichever way each race went.
         expect(live).toBeGreaterThanOrEqual(1);
         expect((await get(p.body.id)).body.adoption_count).toBe(live);

@@ -164,7 +164,7 @@ describe('projects', () => {
       expectError(await req().get(`/v1/projects/${MISSING}`).set(auth()), 404, 'not_found');
       expectError(await req().get('/v1/projects/not-a-known-slug').set(auth()), 404, 'not_found');
       expectError(await req().get('/v1/projects/Not_A_Slug').set(auth()), 404, 'not_found');
-      // A slug in the id's place names the project (client-compat §2.8).
+      // A slug in the id's place names the project (docs/clients.md).
       expect((await req().get(`/v1/projects/${p.body.slug}`).set(auth())).body).toEqual(p.body);
       const other = await createAccount(t.ctx);
       const theirs = await create({ name: 'T', slug: 'theirs-only' }, other.key);
@@ -278,7 +278,7 @@ describe('projects', () => {
         { id: active.body.id, title: 'Use pgvector', status: 'active' },
       ]);
       expect(res.body.patterns).toEqual([{ id: pat.body.id, title: 'Result type', category: 'errors' }]);
-      // The spec's members, plus the additive ones of client-compat §4 PC.
+      // The spec's members, plus the additive ones of docs/clients.md.
       expect(Object.keys(res.body).sort()).toEqual([
         'active_patterns', 'decisions', 'formatted', 'hot_memories', 'memories', 'patterns', 'project', 'recent_decisions',
       ]);

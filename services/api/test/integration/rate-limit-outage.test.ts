@@ -4,7 +4,7 @@ import { censusFor } from '../../src/middleware/rate-limit-store';
 import { freePort, startRedis, stopProcess, waitFor } from '@ams/testing';
 import { bearer, createAccount, createTestApp, expectError, TestApp } from '@ams/testing';
 
-/** Rate limits with a Redis of this test's own, which it kills and restarts (issue 13, D8). */
+/** Rate limits with a Redis of this test's own, which it kills and restarts. */
 describe('rate limits while Redis is away and after it restarts', () => {
   let port: number;
   let redis: ChildProcess | undefined;

@@ -85,7 +85,7 @@ describe('webhooks API', () => {
       owner = await createAccount(t.ctx);
     });
 
-    it('records created, updated and deleted events for matching enabled webhooks, with the payload of DESIGN §4', async () => {
+    it('records created, updated and deleted events for matching enabled webhooks, with the payload docs/api.md describes', async () => {
       const all = await create({ url: 'https://h.example.com/all' }, owner.key);
       const onlyDeleted = await create({ url: 'https://h.example.com/del', event_types: ['memory.deleted'] }, owner.key);
       const disabled = await create({ url: 'https://h.example.com/off' }, owner.key);

@@ -17,8 +17,8 @@ export const agent = shape({
   updated_at: isoTime,
 });
 
-/** The client-compat routes (routes/compat) answer a name in `{id}` too. */
-const BY_NAME = "`{id}` is the agent's id or its name (client-compat).";
+/** The routes for existing clients (routes/compat) answer a name in `{id}` too. */
+const BY_NAME = "`{id}` is the agent's id or its name.";
 
 export const agentsOpenApi: RouteDocs = {
   'POST /v1/agents': {

@@ -5,7 +5,7 @@ import type { CreateAgentInput, PatchAgentInput } from '../../services/agents.se
 
 export type CreateAgentBody = CreateAgentInput;
 
-/** Some clients send a caller-chosen `id` key (client-compat §1.8): it names the agent when `name` is absent. */
+/** Some clients send a caller-chosen `id` key (docs/clients.md, "Aliases"): it names the agent when `name` is absent. */
 export const createAgentBody = Joi.object<CreateAgentBody & { id?: string }>({
   name: nonBlank(255).when('id', { is: Joi.exist(), otherwise: Joi.required() }),
   id: nonBlank(255),

@@ -9,14 +9,14 @@ import { searchPatternsQuery } from '../patterns/patterns.schemas';
 import { sessionsOpenApi } from '../sessions/sessions.openapi';
 import type { RouteDoc, RouteDocs } from '../../openapi/route-docs';
 
-/** The spec operation a client-compat route repeats, with what differs. */
+/** The operation a route for existing clients repeats, with what differs. */
 const as = (doc: RouteDoc | undefined, changes: Partial<RouteDoc>): RouteDoc => {
   if (!doc) throw new Error('compat.openapi: the operation it repeats is not documented');
   return { ...doc, ...changes };
 };
 const BY_NAME = 'The path takes the agent\'s id or its name (an agent created with `id` is found by that key too).';
 
-/** The method and path variants existing clients send (client-compat §2), beside the spec's routes. */
+/** The method and path variants existing clients send (docs/clients.md, "Method and path variants"), beside the spec's routes. */
 export const compatOpenApi: RouteDocs = {
   'PUT /v1/memories/:id': as(memoriesOpenApi['PATCH /v1/memories/:id'], { summary: 'Update a memory (PUT as PATCH)' }),
   'GET /v1/agents/:ref': as(agentsOpenApi['GET /v1/agents/:id'], { variantOf: 'GET /v1/agents/:id' }),

@@ -22,21 +22,21 @@ import { SLUG } from '../projects/projects.schemas';
 import { endSessionBody, EndSessionBody } from '../sessions/sessions.schemas';
 
 /**
- * The method and path variants existing clients send for spec operations (client-compat §2). Each
+ * The method and path variants existing clients send for spec operations (docs/clients.md, "Method and path variants"). Each
  * reaches the same service function, with the same scope, as the spec's route. Mounted before the
- * resource routers, so literal segments win over `{id}` (G6); a segment the spec's route serves
+ * resource routers, so literal segments win over `{id}`; a segment the spec's route serves
  * (a UUID) is passed on to it unchanged.
  */
 export function compatRouter(ctx: AppContext): Router {
   const router = Router();
 
-  // §2.1: PUT as PATCH.
+  // PUT as PATCH.
   router.put('/v1/memories/:id', requireScope('write'), async (req, res) => {
     const id = pathId(req, 'Memory');
     res.json(await patchMemory(memoryDeps(ctx, req), req.auth!, id, validate<PatchMemoryBody>(patchMemoryBody, req.body)));
   });
 
-  // §2.2, §2.9, §2.10: agents by name as well as id; PUT as PATCH.
+  // Agents by name as well as id; PUT as PATCH.
   router.get('/v1/agents/:ref', requireScope('read'), async (req, res, next) => {
     if (isUuid(String(req.params.ref))) return next();
     res.json(await getAgent(ctx, req.auth!, await agentIdFromPath(ctx, req.auth!, String(req.params.ref))));
@@ -60,13 +60,13 @@ export function compatRouter(ctx: AppContext): Router {
     res.status(204).end();
   });
 
-  // §2.3: PUT end is idempotent (the spec's POST keeps its 409 on an ended session).
+  // PUT end is idempotent (the spec's POST keeps its 409 on an ended session).
   router.put('/v1/sessions/:id/end', requireScope('write'), async (req, res) => {
     const id = pathId(req, 'Session');
     res.json(await endSessionIdempotent(ctx, req.auth!, id, validate<EndSessionBody>(endSessionBody, req.body)));
   });
 
-  // §2.4, §2.5: GET forms of decision check and pattern search.
+  // GET forms of decision check and pattern search.
   router.get('/v1/decisions/check', requireScope('read'), async (req, res) => {
     res.json(await checkDecisions(requestContext(ctx, req), req.auth!, validate<CheckDecisionsBody>(checkDecisionsQuery, req.query)));
   });
@@ -74,7 +74,7 @@ export function compatRouter(ctx: AppContext): Router {
     res.json(await searchPatterns(requestContext(ctx, req), req.auth!, validate<SearchPatternsBody>(searchPatternsQuery, req.query)));
   });
 
-  // §2.6, §2.7: the entity-link paths.
+  // The entity-link paths.
   router.post('/v1/entities/links', requireScope('write'), async (req, res) => {
     res.status(201).json(await linkEntity(ctx, req.auth!, validate<LinkBody>(linkBody, req.body)));
   });
@@ -83,7 +83,7 @@ export function compatRouter(ctx: AppContext): Router {
     res.status(201).json(await linkEntity(ctx, req.auth!, validate<LinkBody>(linkBody, { ...req.body, entity_id: entityId })));
   });
 
-  // §2.8: a project by slug as well as by id.
+  // A project by slug as well as by id.
   router.get('/v1/projects/:ref', requireScope('read'), async (req, res, next) => {
     const ref = String(req.params.ref);
     if (isUuid(ref)) return next();

@@ -15,7 +15,7 @@ const build: RouteDoc = {
 
 export const contextOpenApi: RouteDocs = {
   'POST /v2/context/build': build,
-  // The paths existing clients post to (client-compat §3).
+  // The paths existing clients post to (docs/clients.md, "Additional endpoints").
   'POST /v2/context': { ...build, summary: `${build.summary} (alias of /v2/context/build)` },
   'POST /v1/memories/context': { ...build, summary: `${build.summary} (alias of /v2/context/build)`, tag: 'context' },
 };

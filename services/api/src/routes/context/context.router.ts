@@ -6,7 +6,7 @@ import { buildContext } from '../../services/context.service';
 import { validate } from '../../validation/validate';
 import { buildContextBody, BuildContextBody } from './context.schemas';
 
-/** Context build, and the two spellings existing clients use for it (client-compat §3.4, §3.5). */
+/** Context build, and the two spellings existing clients use for it (docs/clients.md, "Additional endpoints"). */
 export const CONTEXT_BUILD_PATHS = ['/v2/context/build', '/v2/context', '/v1/memories/context'];
 
 export function contextRouter(ctx: AppContext): Router {

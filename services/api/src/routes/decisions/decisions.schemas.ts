@@ -56,7 +56,7 @@ const tagList = Joi.string()
   .custom((list: string[], helpers) => (list.length > 20 || list.some((t) => t.length > 100) ? helpers.error('tags.list') : list))
   .messages({ 'tags.list': '{{#label}} must be at most 20 comma-separated tags of at most 100 characters' });
 
-// Client-compat §1.12: `project` is an alias of project_slug, `tags` a comma-separated any-of filter.
+// docs/clients.md, "Aliases": `project` is an alias of project_slug, `tags` a comma-separated any-of filter.
 export const listDecisionsQuery = Joi.object<ListDecisionsQuery>({
   ...pagination,
   project_slug: slug,
@@ -83,7 +83,7 @@ const checkFields = {
 
 export const checkDecisionsBody = Joi.object<CheckDecisionsBody>(checkFields).rename('project', 'project_slug', { override: false, ignoreUndefined: true });
 
-/** GET /v1/decisions/check (client-compat §2.4): the same search; superseded decisions only on request. */
+/** GET /v1/decisions/check (docs/clients.md, "Method and path variants"): the same search; superseded decisions only on request. */
 export const checkDecisionsQuery = Joi.object<CheckDecisionsBody>({
   ...checkFields,
   include_superseded: Joi.boolean().default(false),

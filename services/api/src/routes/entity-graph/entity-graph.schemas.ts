@@ -1,6 +1,6 @@
 import Joi from 'joi';
 
-/** Hops and neighbours a walk may ask for: the largest any known client offers (client-compat §3.6). */
+/** Hops and neighbours a walk may ask for: the largest any known client offers (docs/clients.md, "Additional endpoints"). */
 export const NEIGHBOURHOOD_DEPTH_MAX = 5;
 export const NEIGHBOURS_MAX = 100;
 

@@ -34,7 +34,7 @@ export function memoriesRouter(ctx: AppContext): Router {
   });
 
   router.post('/v1/memories/search', requireScope('read'), async (req, res) => {
-    // scope and session_id may come in the query string (client-compat §1.2); the body wins.
+    // scope and session_id may come in the query string (docs/clients.md, "Search narrowing"); the body wins.
     const fromQuery = Object.fromEntries(SEARCH_QUERY_PARAMS.flatMap((k) => (req.query[k] === undefined ? [] : [[k, req.query[k]]])));
     const body = validate<SearchBody>(searchBody, { ...fromQuery, ...req.body });
     res.json(await searchMemories(memoryDeps(ctx, req), req.auth!, { ...body, metadata_filter: compileMetadataFilter(body.metadata_filter) }));

@@ -19,7 +19,7 @@ import { metadata, nonBlank, pagination, unitInterval, uuid } from '../../valida
 
 export const CONTENT_MAX = 50_000;
 
-/** agent_id on input: a UUID or a name (DESIGN §4). */
+/** agent_id on input: a UUID or a name (docs/api.md, "Agents by id or name"). */
 export const agentRef = Joi.string().trim().min(1).max(255);
 
 export type CreateMemoryBody = CreateMemoryInput;
@@ -30,7 +30,7 @@ export const createMemoryFields = {
   metadata: metadata.default({}),
   memory_type: Joi.string().valid(...MEMORY_TYPES),
   session_id: uuid,
-  // A slug: an unregistered one creates the project (client-compat G4).
+  // A slug: an unregistered one creates the project (docs/clients.md, "Names instead of ids").
   project: Joi.string()
     .max(100)
     .pattern(/^[a-z0-9-]{1,100}$/)
@@ -75,7 +75,7 @@ export const batchBody = Joi.object<BatchBody & { agent_id?: string; session_id?
     .max(100)
     .required(),
   parallel_embeddings: Joi.boolean().default(true),
-  // Client-compat §1.4: defaults for items that carry none.
+  // docs/clients.md, "Aliases": defaults for items that carry none.
   agent_id: agentRef,
   session_id: uuid,
 }).custom(({ agent_id, session_id, ...body }: BatchBody & { agent_id?: string; session_id?: string }) => ({
@@ -120,7 +120,7 @@ type Operator = (typeof OPERATORS)[number];
 
 /**
  * metadata_filter: `{key: value}` is equality (JSON containment); `{key: {$op: value}}` uses the
- * DESIGN operators. Compiled here, at the edge, into conditions the repository turns into SQL.
+ * operators of docs/api.md, "Search". Compiled here, at the edge, into conditions the repository turns into SQL.
  */
 export const metadataFilter = Joi.object()
   .pattern(
@@ -173,7 +173,7 @@ export const searchBody = Joi.object<SearchBody & { threshold?: number }>({
   compress: Joi.boolean().default(false),
   max_context_tokens: Joi.number().integer().min(1).max(100_000),
   debug: Joi.boolean().default(false),
-  // Client-compat §1.2: `threshold` is min_score's alias (min_score wins when both are sent).
+  // docs/clients.md, "Aliases": `threshold` is min_score's alias (min_score wins when both are sent).
   threshold: Joi.number().min(0).max(1),
   project: Joi.string().min(1).max(100),
   session_id: Joi.string().min(1).max(255),

@@ -5,7 +5,7 @@ import { suggestPatterns } from '../../services/pattern-suggestions.service';
 import { validate } from '../../validation/validate';
 import { suggestPatternsQuery, SuggestPatternsQuery } from './pattern-suggestions.schemas';
 
-/** Mounted before the patterns router: the literal segment wins over /v1/patterns/{id} (client-compat G6). */
+/** Mounted before the patterns router: the literal segment wins over /v1/patterns/{id} (docs/clients.md, "Method and path variants"). */
 export function patternSuggestionsRouter(ctx: AppContext): Router {
   const router = Router();
   router.get('/v1/patterns/suggest', requireScope('read'), async (req, res) => {

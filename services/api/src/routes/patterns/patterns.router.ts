@@ -63,7 +63,7 @@ export function patternsRouter(ctx: AppContext): Router {
     res.json(await adoptPattern(ctx, req.auth!, id, validate<{ project: string }>(adoptBody, req.body).project));
   });
 
-  // Un-adopting changes data: write scope, like adopting (DESIGN §4).
+  // Un-adopting changes data: write scope, like adopting (docs/api.md, "Authentication and scopes").
   router.delete('/v1/patterns/:id/adopt', requireScope('write'), async (req, res) => {
     const id = pathId(req, 'Pattern');
     await unadoptPattern(ctx, req.auth!, id, validate<{ project: string }>(unadoptQuery, req.query).project);

@@ -68,7 +68,7 @@ const searchFields = {
 
 export const searchPatternsBody = Joi.object<SearchPatternsBody>(searchFields);
 
-/** GET /v1/patterns/search (client-compat §2.5): the query may be empty (an unranked listing). */
+/** GET /v1/patterns/search (docs/clients.md, "Method and path variants"): the query may be empty (an unranked listing). */
 export const searchPatternsQuery = Joi.object<SearchPatternsBody>({
   ...searchFields,
   query: Joi.string().allow('').max(10_000).default(''),

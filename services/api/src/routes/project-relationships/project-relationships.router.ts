@@ -28,8 +28,8 @@ function pathSlug(raw: unknown): string {
 }
 
 /**
- * The project graph (client-compat §3.8-3.13). Mounted before the projects router, so the literal
- * segments (shared-patterns, impact-analysis) win over /v1/projects/{id} (G6).
+ * The project graph (docs/clients.md, "Additional endpoints"). Mounted before the projects router, so the literal
+ * segments (shared-patterns, impact-analysis) win over /v1/projects/{id}.
  */
 export function projectRelationshipsRouter(ctx: AppContext): Router {
   const router = Router();

@@ -28,7 +28,7 @@ export const projectsOpenApi: RouteDocs = {
     summary: "A project's context: its decisions, patterns and recent memories",
     responses: { 200: { description: 'The context', schema: json } },
   },
-  'GET /v1/projects/:id': { summary: 'Get a project', description: "`{id}` is the project's id or its slug (client-compat).", responses: { 200: { description: 'The project', schema: project } } },
+  'GET /v1/projects/:id': { summary: 'Get a project', description: "`{id}` is the project's id or its slug.", responses: { 200: { description: 'The project', schema: project } } },
   'PATCH /v1/projects/:id': {
     summary: 'Update a project',
     body: patchProjectBody,

@@ -1,6 +1,6 @@
 import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp } from '@ams/testing';
 
-/** Client-compat §4: members added beside the spec's, where an addition satisfies the client. */
+/** docs/clients.md, "Additive response members": members added beside the spec's, where an addition satisfies the client. */
 describe('additive response members for existing clients', () => {
   let t: TestApp;
   let acct: TestAccount;

@@ -3,7 +3,7 @@ import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp
 const MISSING = '00000000-0000-4000-8000-000000000000';
 const fields = (res: Parameters<typeof expectError>[0]) => expectError(res, 422, 'validation_error').details!.map((d) => d.field);
 
-/** Client-compat §3: the endpoints existing clients call that the spec lacks. */
+/** docs/clients.md, "Additional endpoints": the endpoints existing clients call that the spec lacks. */
 describe('endpoints existing clients call beyond the spec', () => {
   let t: TestApp;
   let acct: TestAccount;
@@ -19,7 +19,7 @@ describe('endpoints existing clients call beyond the spec', () => {
   });
   afterAll(() => t.close());
 
-  describe('PUT /v1/memories/{id}/importance (§3.1)', () => {
+  describe('PUT /v1/memories/{id}/importance', () => {
     it('promotes to hot from the importance, demotes to a given tier, and returns the memory', async () => {
       const m = await memory({ content: 'Promote me', importance: 0.5 });
       const up = await req().put(`/v1/memories/${m.id}/importance`).set(auth()).send({ importance: 0.9 });
@@ -57,7 +57,7 @@ describe('endpoints existing clients call beyond the spec', () => {
     });
   });
 
-  describe('GET /v1/quota (§3.2)', () => {
+  describe('GET /v1/quota', () => {
     it("reports the key's rate budget and the account's usage, only its own", async () => {
       const fresh = await createAccount(t.ctx);
       await memory({ content: 'counted content' }, fresh.key);
@@ -79,7 +79,7 @@ describe('endpoints existing clients call beyond the spec', () => {
     });
   });
 
-  describe('POST /v1/embed (§3.3)', () => {
+  describe('POST /v1/embed', () => {
     it("returns the stored memories' model vector for a text, and one per text for texts", async () => {
       const res = await req().post('/v1/embed').set(auth()).send({ text: 'what did we decide about caching?', prefix: 'search_query' });
       expect(res.status).toBe(200);
@@ -110,7 +110,7 @@ describe('endpoints existing clients call beyond the spec', () => {
     });
   });
 
-  describe('context-build aliases (§3.4, §3.5)', () => {
+  describe('context-build aliases', () => {
     beforeAll(async () => {
       await memory({ content: 'The billing service retries webhooks three times', project: 'billing', agent_id: 'ctx-agent' });
       await memory({ content: 'The billing dashboard uses dark mode', agent_id: 'ctx-agent' });
@@ -160,7 +160,7 @@ describe('endpoints existing clients call beyond the spec', () => {
     });
   });
 
-  describe('GET /v1/entities/{id}/neighborhood (§3.6)', () => {
+  describe('GET /v1/entities/{id}/neighborhood', () => {
     const entity = async (name: string, key = acct.key) => (await req().post('/v1/entities').set(auth(key)).send({ name, type: 'person' })).body;
     const link = (entityId: string, memoryId: string, key = acct.key) =>
       req().post('/v1/entities/link').set(auth(key)).send({ entity_id: entityId, memory_id: memoryId });
@@ -213,7 +213,7 @@ describe('endpoints existing clients call beyond the spec', () => {
     });
   });
 
-  describe('GET /v1/patterns/suggest (§3.7)', () => {
+  describe('GET /v1/patterns/suggest', () => {
     it('suggests global patterns the project has not adopted, most adopted first', async () => {
       const make = async (title: string, scope = 'global') =>
         (await req().post('/v1/patterns').set(auth()).send({ title, description: 'd', scope })).body as { id: string };
@@ -244,7 +244,7 @@ describe('endpoints existing clients call beyond the spec', () => {
     });
   });
 
-  describe('project relationships (§3.8-§3.11)', () => {
+  describe('project relationships', () => {
     const relate = (source: string, body: object, key = acct.key) => req().post(`/v1/projects/${source}/relationships`).set(auth(key)).send(body);
 
     it('creates typed edges (creating unregistered projects), returns a repeated edge, and lists them by direction', async () => {
@@ -318,7 +318,7 @@ describe('endpoints existing clients call beyond the spec', () => {
     });
   });
 
-  describe('POST /v1/projects/impact-analysis (§3.12) and GET /v1/projects/shared-patterns (§3.13)', () => {
+  describe('POST /v1/projects/impact-analysis and GET /v1/projects/shared-patterns', () => {
     let shared: { id: string };
 
     beforeAll(async () => {

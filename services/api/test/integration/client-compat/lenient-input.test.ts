@@ -5,7 +5,7 @@ import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp
 
 type Hit = { memory: { id: string; content: string }; score: number };
 
-/** Client-compat G1, G2, G7, G8 and the aliases of §1. */
+/** docs/clients.md: lenient input, aliases, search narrowing and names instead of ids. */
 describe('lenient input for existing clients', () => {
   let t: TestApp;
   let acct: TestAccount;
@@ -32,7 +32,7 @@ describe('lenient input for existing clients', () => {
   });
   afterAll(() => t.close());
 
-  describe('unknown members and parameters (G1)', () => {
+  describe('unknown members and parameters', () => {
     it('accepts and ignores unknown body members on create, and stores none of them', async () => {
       const res = await req()
         .post('/v1/memories')
@@ -69,7 +69,7 @@ describe('lenient input for existing clients', () => {
     });
   });
 
-  describe('null means absent (G2)', () => {
+  describe('null means absent', () => {
     it('takes null optionals on create as absent', async () => {
       const res = await req()
         .post('/v1/memories')
@@ -102,7 +102,7 @@ describe('lenient input for existing clients', () => {
     });
   });
 
-  describe('search aliases and narrowing (§1.2)', () => {
+  describe('search aliases and narrowing', () => {
     it('honours threshold as min_score and echoes it in meta.threshold', async () => {
       const all = await search({ query: 'PostgreSQL vacuum analytics database', agent_id: 'lenient', limit: 100 });
       const top = all.body.data[0].score as number;
@@ -170,7 +170,7 @@ describe('lenient input for existing clients', () => {
     });
   });
 
-  describe('context build aliases (§1.7)', () => {
+  describe('context build aliases', () => {
     it('clamps max_memories to 50 instead of refusing it', async () => {
       const res = await req().post('/v2/context/build').set(bearer(acct.key)).send({ query: 'PostgreSQL', max_memories: 100, threshold: 0, llm_api_url: 'http://x' });
       expect(res.status).toBe(200);
@@ -191,7 +191,7 @@ describe('lenient input for existing clients', () => {
     });
   });
 
-  describe('batch defaults (§1.4)', () => {
+  describe('batch defaults', () => {
     it('applies a top-level agent_id to items that carry none', async () => {
       const res = await req()
         .post('/v1/memories/batch')
@@ -210,7 +210,7 @@ describe('lenient input for existing clients', () => {
     });
   });
 
-  describe('decision list aliases (§1.12)', () => {
+  describe('decision list aliases', () => {
     it('takes project for project_slug and comma-separated tags as any-of', async () => {
       const make = (title: string, tags: string[], project_slug: string) =>
         req().post('/v1/decisions').set(bearer(acct.key)).send({ title, rationale: 'r', tags, project_slug });
@@ -226,7 +226,7 @@ describe('lenient input for existing clients', () => {
     });
   });
 
-  describe('unregistered project slugs (G4)', () => {
+  describe('unregistered project slugs', () => {
     it('a write naming a new slug creates the project; a read naming one matches nothing', async () => {
       const res = await req().post('/v1/memories').set(bearer(acct.key)).send({ content: 'Lives in a new project', agent_id: 'lenient', project: 'brand-new' });
       expect(res.status).toBe(201);
@@ -245,7 +245,7 @@ describe('lenient input for existing clients', () => {
     });
   });
 
-  describe('headers and URLs (G7, G8)', () => {
+  describe('headers and URLs', () => {
     it('accepts Content-Type: application/json on body-less GET and DELETE', async () => {
       const get = await req().get(`/v1/memories/${ids.pg}`).set(bearer(acct.key)).set('Content-Type', 'application/json');
       expect(get.status).toBe(200);

@@ -1,6 +1,6 @@
 import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp } from '@ams/testing';
 
-/** Client-compat §2: method and path variants reaching the spec's operations. */
+/** docs/clients.md, "Method and path variants": method and path variants reaching the spec's operations. */
 describe('method and path variants of existing clients', () => {
   let t: TestApp;
   let acct: TestAccount;
@@ -17,7 +17,7 @@ describe('method and path variants of existing clients', () => {
   });
   afterAll(() => t.close());
 
-  describe('PUT /v1/memories/{id} (§2.1)', () => {
+  describe('PUT /v1/memories/{id}', () => {
     it('updates like PATCH, with null meaning absent', async () => {
       const m = await memory('Original content');
       const res = await req().put(`/v1/memories/${m.id}`).set(auth()).send({ content: 'Replaced content', metadata: null });
@@ -37,7 +37,7 @@ describe('method and path variants of existing clients', () => {
     });
   });
 
-  describe('agents by name (§2.2, §2.9, §2.10)', () => {
+  describe('agents by name', () => {
     it('gets, updates with PUT or PATCH, reads stats and deletes an agent named in the path', async () => {
       const created = (await req().post('/v1/agents').set(auth()).send({ name: 'my-agent' })).body;
       expect((await req().get('/v1/agents/my-agent').set(auth())).body).toMatchObject({ id: created.id, name: 'my-agent' });
@@ -57,7 +57,7 @@ describe('method and path variants of existing clients', () => {
       expectError(await req().get(`/v1/agents/${created.id}`).set(auth()), 404, 'not_found');
     });
 
-    it('finds an agent created with a caller-chosen id and another name by either, in paths and bodies (§1.8)', async () => {
+    it('finds an agent created with a caller-chosen id and another name by either, in paths and bodies', async () => {
       const created = await req().post('/v1/agents').set(auth()).send({ id: 'node-agent', name: 'Node Agent' });
       expect(created.status).toBe(201);
       expect(created.body).toMatchObject({ name: 'Node Agent' });
@@ -86,7 +86,7 @@ describe('method and path variants of existing clients', () => {
     });
   });
 
-  describe('PUT /v1/sessions/{id}/end (§2.3)', () => {
+  describe('PUT /v1/sessions/{id}/end', () => {
     it('ends a session, and ending it again answers 200 with a new summary; POST keeps its 409', async () => {
       const s = (await req().post('/v1/sessions').set(auth()).send({ agent_id: 'variants' })).body;
       const first = await req().put(`/v1/sessions/${s.id}/end`).set(auth()).send({});
@@ -108,7 +108,7 @@ describe('method and path variants of existing clients', () => {
     });
   });
 
-  describe('GET /v1/decisions/check (§2.4)', () => {
+  describe('GET /v1/decisions/check', () => {
     it('searches like the POST, maps project, leaves superseded decisions out unless asked', async () => {
       const make = (title: string) =>
         req().post('/v1/decisions').set(auth()).send({ title, rationale: 'token auth for the api', project_slug: 'check-proj' });
@@ -140,7 +140,7 @@ describe('method and path variants of existing clients', () => {
     });
   });
 
-  describe('GET /v1/patterns/search (§2.5)', () => {
+  describe('GET /v1/patterns/search', () => {
     it('searches like the POST; project means global plus adopted; threshold filters; empty query lists', async () => {
       const make = (title: string, scope = 'global') =>
         req().post('/v1/patterns').set(auth()).send({ title, description: 'structured logging with request ids', scope, category: 'logging' });
@@ -168,7 +168,7 @@ describe('method and path variants of existing clients', () => {
     });
   });
 
-  describe('entity-link paths (§2.6, §2.7)', () => {
+  describe('entity-link paths', () => {
     it('links through POST /v1/entities/links and POST /v1/entities/{id}/link with 201 and the link object', async () => {
       const entity = (await req().post('/v1/entities').set(auth()).send({ name: 'Grace', type: 'person' })).body;
       const m = await memory('Grace wrote the compiler');
@@ -194,7 +194,7 @@ describe('method and path variants of existing clients', () => {
     });
   });
 
-  describe('GET /v1/projects/{slug} (§2.8)', () => {
+  describe('GET /v1/projects/{slug}', () => {
     it("answers the project by slug or id; another account's slug is 404", async () => {
       const p = (await req().post('/v1/projects').set(auth()).send({ name: 'Slugged', slug: 'slugged' })).body;
       expect((await req().get('/v1/projects/slugged').set(auth())).body).toEqual(p);
