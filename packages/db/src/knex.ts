@@ -63,7 +63,7 @@ export async function createPgliteDatabase(dataDir: string): Promise<Database> {
   const knex = knexFactory({ client: ClientPgLite, connection: { pglite } as never });
   installAbandon(knex, 'pglite');
   installPreparedStatements(knex, false);
-  const dataDirPrivacy = before && after && { tightened: before.tightened, unfixable: [...before.unfixable, ...after.unfixable] };
+  const dataDirPrivacy = before && after && { exposed: before.exposed, unfixable: [...before.unfixable, ...after.unfixable] };
   return {
     knex,
     driver: 'pglite',

@@ -5,8 +5,8 @@ const DIR_MODE = 0o700;
 const FILE_MODE = 0o600;
 
 export interface DataDirPrivacy {
-  /** Entries whose mode this call tightened (group or other bits removed). */
-  tightened: number;
+  /** Entries other users could read, write or enter, now owner-only (a 0700 file made 0600 is not counted). */
+  exposed: number;
   /** Entries it could not tighten (owned by another user, say), with the reason. */
   unfixable: { path: string; error: string }[];
 }
@@ -21,7 +21,7 @@ export interface DataDirPrivacy {
 export function makeDataDirPrivate(dir: string): DataDirPrivacy {
   process.umask(0o077);
   fs.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
-  const result: DataDirPrivacy = { tightened: 0, unfixable: [] };
+  const result: DataDirPrivacy = { exposed: 0, unfixable: [] };
   const visit = (p: string) => {
     const st = fs.lstatSync(p);
     if (st.isSymbolicLink()) return;
@@ -29,7 +29,7 @@ export function makeDataDirPrivate(dir: string): DataDirPrivacy {
     if ((st.mode & 0o777) !== wanted) {
       try {
         fs.chmodSync(p, wanted);
-        result.tightened++;
+        if (st.mode & 0o077) result.exposed++;
       } catch (err) {
         result.unfixable.push({ path: p, error: (err as Error).message });
       }
