@@ -32,8 +32,9 @@ const config: Config.InitialOptions = {
       ...shared,
       displayName: 'integration (pglite)',
       testMatch: ['<rootDir>/services/api/test/integration/**/*.test.ts'],
-      // Real API processes sharing one database: a server's, never an in-memory PGlite.
-      testPathIgnorePatterns: ['/node_modules/', 'api-process-faults\\.test\\.ts$'],
+      // Real API processes sharing one database: a server's, never an in-memory PGlite. The file-mode
+      // test starts its own embedded process whatever the backend, so once is enough.
+      testPathIgnorePatterns: ['/node_modules/', 'api-process-faults\\.test\\.ts$', 'embedded-file-modes\\.test\\.ts$'],
       setupFilesAfterEnv: ['<rootDir>/test/pglite-backend.ts'],
     },
   ],

@@ -5,7 +5,7 @@ export const EXIT = {
   apiError: 1,
   /** Bad usage: an unknown option or command, a missing key, a file that cannot be read or written. */
   usage: 2,
-  /** The server cannot be reached. */
+  /** The server cannot be reached, or does not answer within the timeouts (--connect-timeout, --timeout). */
   unreachable: 3,
   /** An import finished but some of its lines failed (the others were stored). */
   partial: 4,

@@ -56,7 +56,7 @@ export class SecretBox {
 function keyFromDataDir(dataDir: string): Buffer {
   const file = path.join(dataDir, KEY_FILE);
   if (!fs.existsSync(file)) {
-    fs.mkdirSync(dataDir, { recursive: true });
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const tmp = `${file}.${process.pid}.${crypto.randomUUID()}`;
     fs.writeFileSync(tmp, crypto.randomBytes(32).toString('base64') + '\n', { mode: 0o600 });
     try {

@@ -29,3 +29,4 @@ export * from './repositories/memory-status-counts.repository';
 export * from './repositories/export.repository';
 export * from './repositories/import.repository';
 export * from './repositories/reembed.repository';
+export * from './private-data-dir';

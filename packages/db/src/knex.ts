@@ -1,10 +1,10 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory, { Knex } from 'knex';
 import type { Config } from '@ams/core';
 import { installAbandon } from './abandonable';
 import { installPreparedStatements } from './prepared-statements';
 import { HNSW_SESSION_SETTINGS } from './nearest';
+import { makeDataDirPrivate, type DataDirPrivacy } from './private-data-dir';
 
 export type Db = Knex;
 export type DbDriver = 'postgres' | 'pglite';
@@ -12,6 +12,8 @@ export type DbDriver = 'postgres' | 'pglite';
 export interface Database {
   knex: Knex;
   driver: DbDriver;
+  /** PGlite under a directory: what opening it did to make its files owner-only (the caller logs it). */
+  dataDirPrivacy?: DataDirPrivacy;
   close(): Promise<void>;
 }
 
@@ -50,13 +52,26 @@ export async function createPgliteDatabase(dataDir: string): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { vector } = await import('@electric-sql/pglite-pgvector');
   const location = dataDir.startsWith('memory://') ? dataDir : path.resolve(dataDir);
-  if (!location.startsWith('memory://')) fs.mkdirSync(location, { recursive: true });
+  const onDisk = !location.startsWith('memory://');
+  // Owner-only before PGlite writes a byte, and again once it has unpacked a new cluster.
+  const before = onDisk ? makeDataDirPrivate(location) : undefined;
   const pglite = await PGlite.create(location, { extensions: { vector } });
+  const after = onDisk ? makeDataDirPrivate(location) : undefined;
   await pglite.exec(HNSW_SESSION_SETTINGS);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const ClientPgLite = require('knex-pglite');
   const knex = knexFactory({ client: ClientPgLite, connection: { pglite } as never });
   installAbandon(knex, 'pglite');
   installPreparedStatements(knex, false);
-  return { knex, driver: 'pglite', close: () => knex.destroy() };
+  const dataDirPrivacy = before && after && { exposed: before.exposed, unfixable: [...before.unfixable, ...after.unfixable] };
+  return {
+    knex,
+    driver: 'pglite',
+    dataDirPrivacy,
+    // Files made while running are owner-only (umask) but 0700: a clean stop leaves them 0600.
+    close: async () => {
+      await knex.destroy();
+      if (onDisk) makeDataDirPrivate(location);
+    },
+  };
 }

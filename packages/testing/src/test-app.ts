@@ -129,6 +129,12 @@ export async function createAccount(ctx: AppContext): Promise<TestAccount> {
   return { accountId: account.id, key: await keyWith(['read', 'write', 'delete', 'admin']), keyWith };
 }
 
+/** An admin key of the operator's account (the oldest; made first when the store has none): for service-wide routes. */
+export async function operatorKey(ctx: AppContext): Promise<string> {
+  const operator = (await accountsRepository.operatorId(ctx.db.knex)) ?? (await createAccount(ctx)).accountId;
+  return (await issueApiKey(ctx, operator, { name: 'operator', scopes: ['admin'] })).key;
+}
+
 export const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
 /** Asserts the spec's error envelope; returns the body for further checks. */

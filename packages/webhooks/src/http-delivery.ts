@@ -2,6 +2,7 @@ import https from 'node:https';
 import tls from 'node:tls';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { GuardedHttpsAgent, isAddressRefusedError } from './guarded-agent';
+import { redactUrlSecrets } from './target-policy';
 
 /**
  * One HTTP attempt of a webhook delivery. Retrying, scheduling and bookkeeping belong to the
@@ -61,7 +62,8 @@ function classifyResponse(res: IncomingMessage, excerpt: string): Verdict {
   if (statusCode >= 200 && statusCode < 300) return { ...base, ok: true, error: null, retryable: false, gone: false };
   if (statusCode === 410) return { ...base, ok: false, error: 'HTTP 410 Gone', retryable: false, gone: true };
   if (statusCode >= 300 && statusCode < 400) {
-    const location = res.headers.location ?? '(none)';
+    // Shown in delivery logs and the console: the same redaction as the webhook's own URL.
+    const location = res.headers.location ? redactUrlSecrets(res.headers.location) : '(none)';
     return { ...base, ok: false, error: `HTTP ${statusCode} redirect not followed (Location: ${location})`, retryable: true, gone: false };
   }
   return { ...base, ok: false, error: `HTTP ${statusCode}`, retryable: true, gone: false };

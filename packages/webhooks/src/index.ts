@@ -19,7 +19,7 @@ export {
 } from './http-delivery';
 export { DEFAULT_RETRY_DELAYS_MS, maxAttempts, nextAttemptDelayMs } from './retry-schedule';
 export { addressRefusal, type AddressPolicy } from './address-policy';
-export { redactUrlCredentials, webhookTargetRefusal } from './target-policy';
+export { redactUrlSecrets, webhookTargetRefusal } from './target-policy';
 export { ADDRESS_REFUSED, AddressRefusedError, GuardedHttpsAgent, isAddressRefusedError } from './guarded-agent';
 export { WebhookDispatcher, type DispatcherSettings, type RetryRequest, type RetryScheduler, type SweepResult } from './dispatcher/dispatcher';
 export { attemptResult, deliverDelivery, type AttemptObservation, type DeliveryOutcomeLabel, type DeliverySettings } from './dispatcher/deliver-delivery';

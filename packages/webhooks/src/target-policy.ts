@@ -28,15 +28,26 @@ export function webhookTargetRefusal(raw: string, policy: AddressPolicy): string
   return null;
 }
 
-/** The URL with any user:password@ replaced, for responses and logs (rows stored before URLs with credentials were refused). */
-export function redactUrlCredentials(raw: string): string {
+/**
+ * The URL as responses, the console and logs show it: user:password@ and every query value
+ * replaced (receivers often take a token in the query string, `?token=...`); names and the path
+ * stay, so the owner still recognises the endpoint. The stored URL keeps them for delivery.
+ */
+export function redactUrlSecrets(raw: string): string {
+  let url: URL;
   try {
-    const url = new URL(raw);
-    if (!url.username && !url.password) return raw;
-    url.username = 'redacted';
-    url.password = '';
-    return url.toString();
+    url = new URL(raw);
   } catch {
     return raw;
   }
+  if (!url.username && !url.password && !url.search) return raw;
+  if (url.username || url.password) {
+    url.username = 'redacted';
+    url.password = '';
+  }
+  if (url.search) {
+    const names = [...new Set(url.searchParams.keys())];
+    url.search = names.map((name) => `${encodeURIComponent(name)}=redacted`).join('&');
+  }
+  return url.toString();
 }

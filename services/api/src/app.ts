@@ -9,6 +9,7 @@ import { apiRateLimit, registerRateLimit } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import { requestLogger } from './middleware/request-logger';
 import { requestMetrics } from './middleware/request-metrics';
+import { limitHeaderCount } from './middleware/header-count';
 import { apiMetrics } from './lib/api-metrics';
 import { safeUrl } from './middleware/safe-input';
 import { mcpRouter } from './mcp/mcp.router';
@@ -54,7 +55,7 @@ export function createApp(ctx: AppContext): Express {
 
   const limits = { redis: ctx.redis, keyPrefix: ctx.config.redisKeyPrefix, logger: ctx.logger };
   ctx.metrics ??= apiMetrics(ctx.db.knex);
-  app.use(requestMetrics(ctx.metrics), requestId, requestLogger(ctx.logger));
+  app.use(requestMetrics(ctx.metrics), requestId, requestLogger(ctx.logger), limitHeaderCount);
   // app.locals.load: what the process carries now (tests and diagnostics read it).
   app.locals.load = new LoadGauge(ctx);
   app.use(backpressure(ctx, app.locals.load as LoadGauge));

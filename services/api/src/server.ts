@@ -21,6 +21,9 @@ runService(SHUTDOWN_GRACE_MS, async () => {
   const config = loadConfig();
   const logger = createLogger('api', config);
   const db = await createDatabase(config);
+  const privacy = db.dataDirPrivacy;
+  if (privacy?.exposed) logger.warn('DATA_DIR had files other users could read or write; made them owner-only', { data_dir: config.dataDir, entries: privacy.exposed });
+  for (const entry of privacy?.unfixable ?? []) logger.warn('DATA_DIR entry left readable by other users: change its owner or mode', { path: entry.path, error: entry.error });
   const applied = await migrateLatest(db.knex);
   if (applied.length) logger.info('migrations applied', { migrations: applied });
   const sealed = await sealWebhookSecrets(db.knex, secretBoxFor(config));

@@ -1386,8 +1386,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Prometheus metrics of this API process (admin key)
-         * @description Requires the `admin` scope.
+         * Prometheus metrics of this API process (the operator's admin key)
+         * @description Counts every account's requests, so only an admin key of the operator's account (the oldest, whose key the first start printed) may read it; any other key gets 403. METRICS_PORT serves the same text without a key on a private listener of its own.
+         *
+         *     Requires the `admin` scope.
          */
         get: operations["getMetrics"];
         put?: never;
@@ -14062,7 +14064,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (`admin`) */
+            /** @description The key is not an admin key of the operator's account */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -247,7 +247,8 @@ describe('the console served by the API', () => {
   });
 
   test('a failed webhook delivery is replayed from the operations page', async () => {
-    const hook = await api.post<{ id: string }>('/v1/webhooks', { url: receiver.url, event_types: ['memory.created'], description: 'console test receiver' });
+    // A token in the query string, as many receivers take one: delivered with it, never shown.
+    const hook = await api.post<{ id: string }>('/v1/webhooks', { url: `${receiver.url}?token=console-hook-secret`, event_types: ['memory.created'], description: 'console test receiver' });
     receiverFails = true;
     await api.post('/v1/memories', { content: 'A memory whose webhook delivery fails first.', agent_id: 'ops-agent' });
     await waitFor(
@@ -267,6 +268,9 @@ describe('the console served by the API', () => {
     const before = receiver.requests.length;
     await replay.click();
     await receiver.waitForRequests(before + 1, 15_000);
+    expect(receiver.requests.at(-1)!.path).toBe('/webhook?token=console-hook-secret');
+    await page.locator('.webhook-url', { hasText: '/webhook?token=redacted' }).first().waitFor();
+    expect(await page.content()).not.toContain('console-hook-secret');
     await waitFor(
       async () => (await api.get<{ data: Array<{ status: string }> }>(`/v1/webhooks/${hook.id}/deliveries`)).data.every((d) => d.status === 'succeeded'),
       15_000,
@@ -386,6 +390,25 @@ describe('the console served by the API', () => {
     await visit(`/decisions/${second.id}`, () => page.locator('.chain li').nth(1).waitFor(), '19-decision-chain');
     await expect(page.locator('.chain li').allTextContents()).resolves.toEqual([expect.stringContaining('Use Qdrant for vectors'), expect.stringContaining('Use pgvector for vectors')]);
     await visit('/patterns', () => page.getByRole('link', { name: 'Validate at the edge' }).waitFor(), '20-patterns');
+    await page.close();
+  });
+
+  test('/docs (Swagger UI) renders under its own policy, and a key typed into Authorize is not kept', async () => {
+    const res = await fetch(server.baseUrl + '/docs');
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    const page = await newPage();
+    const elsewhere: string[] = [];
+    page.on('request', (r) => void (r.url().startsWith(server.baseUrl) || r.url().startsWith('data:') || elsewhere.push(r.url())));
+    await page.goto(server.baseUrl + '/docs');
+    await page.locator('.opblock').first().waitFor();
+    expect(await page.locator('.opblock').count()).toBeGreaterThan(50);
+    await page.locator('button.authorize').first().click();
+    await page.locator('.modal-ux input').first().fill('mem_typed_into_swagger');
+    await page.locator('.modal-ux button.authorize').first().click();
+    await shot(page, '30-docs-authorize');
+    expect(JSON.stringify(await page.evaluate(() => ({ ...localStorage })))).not.toContain('mem_typed_into_swagger');
+    expect(elsewhere).toEqual([]);
     await page.close();
   });
 });

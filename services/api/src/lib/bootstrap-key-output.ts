@@ -22,7 +22,7 @@ export function announceBootstrapKey(key: string, opts: { baseUrl: string; dataD
     );
     return undefined;
   }
-  fs.mkdirSync(opts.dataDir, { recursive: true });
+  fs.mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   const text = `${key}\n\n# Try it:\n# ${tryIt}\n# Delete this file once the key is stored elsewhere.\n`;
   let file = path.resolve(opts.dataDir, BOOTSTRAP_KEY_FILE);
   // 'wx': never overwrite a key file an earlier start left (that store was emptied since); 0600: the owner only.

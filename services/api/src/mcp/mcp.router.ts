@@ -2,13 +2,14 @@ import type { IncomingMessage } from 'node:http';
 import { Request, RequestHandler, Router } from 'express';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError, ErrorDetail, isApiError, VERSION } from '@ams/core';
 import type { AppContext, AuthContext } from '../context';
 import { hasScope } from '../lib/scopes';
 import { toJsonSchema } from '../openapi/json-schema';
 import { json, RouteDoc, RouteDocs } from '../openapi/route-docs';
 import { validate } from '../validation/validate';
+import { refuseBadToolCall, toolCallParamsProblem } from './tool-call-params';
 import { TOOLS, ToolDef } from './tools';
 
 /** The error a tool call ends with, as MCP tool errors carry it: the API's message and details. */
@@ -55,7 +56,7 @@ function mcpServer(ctx: AppContext, auth: AuthContext, req: Request): Server {
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = TOOLS.find((t) => t.name === request.params.name);
-    if (!tool) return { isError: true, content: [{ type: 'text', text: `Unknown tool ${request.params.name}` }] };
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, toolCallParamsProblem(request.params)!);
     return callTool(ctx, auth, tool, request.params.arguments ?? {}, req);
   });
   return server;
@@ -80,6 +81,11 @@ export const mcpOpenApi: RouteDocs = Object.fromEntries(
 export function mcpRouter(ctx: AppContext): Router {
   const router = Router();
   const handle: RequestHandler = async (req, res) => {
+    const refusal = refuseBadToolCall(req.body);
+    if (refusal) {
+      res.json(refusal);
+      return;
+    }
     const server = mcpServer(ctx, req.auth!, req);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {

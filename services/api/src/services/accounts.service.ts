@@ -1,6 +1,6 @@
 import { ApiError, toIso } from '@ams/core';
 import { accountsRepository } from '@ams/db';
-import type { AppContext } from '../context';
+import type { AppContext, AuthContext } from '../context';
 import { hashPassword } from '../lib/passwords';
 import { SCOPES } from '../lib/scopes';
 import { issueApiKey } from './api-keys.service';
@@ -43,4 +43,12 @@ export async function bootstrapAdminKey(ctx: AppContext): Promise<string | undef
     });
     return key;
   });
+}
+
+/**
+ * Service-wide operations (the model, every tenant's request counts) belong to the operator: the
+ * oldest account, whose key the first start printed, not any account's admin. 403 with `refusal` otherwise.
+ */
+export async function assertOperator(ctx: AppContext, auth: AuthContext, refusal: string): Promise<void> {
+  if ((await accountsRepository.operatorId(ctx.db.knex)) !== auth.accountId) throw ApiError.forbidden(refusal);
 }

@@ -1,6 +1,7 @@
 import { ApiError } from '@ams/core';
-import { accountsRepository, embeddingStateRepository, reembedRepository, type ReembedRunRow } from '@ams/db';
+import { embeddingStateRepository, reembedRepository, type ReembedRunRow } from '@ams/db';
 import type { AppContext, AuthContext } from '../context';
+import { assertOperator } from './accounts.service';
 
 /** A run as the API shows it: progress, the measured rate and what it makes of the rest. */
 export function presentReembedRun(run: ReembedRunRow) {
@@ -44,9 +45,7 @@ export async function openReembedProgress(ctx: AppContext) {
  * The model is every tenant's, so only the operator's account may change it, not any account's admin.
  */
 export async function startReembed(ctx: AppContext, auth: AuthContext, requested: string | undefined) {
-  if ((await accountsRepository.operatorId(ctx.db.knex)) !== auth.accountId) {
-    throw ApiError.forbidden("Re-embedding changes every account's model: only the operator's account (the first one, whose key the first start printed) may start it");
-  }
+  await assertOperator(ctx, auth, "Re-embedding changes every account's model: only the operator's account (the first one, whose key the first start printed) may start it");
   const model = requested ?? ctx.config.embedding.model;
   // The first run records the model the store holds now (this process's) as the active one.
   const state = await embeddingStateRepository.ensure(ctx.db.knex, { active_model: ctx.embedder.model, dimensions: ctx.embedder.dimensions });

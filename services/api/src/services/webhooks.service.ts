@@ -1,6 +1,6 @@
 import { ApiError, secretBoxFor, toIso } from '@ams/core';
 import { DeliveryRow, PageParams, sealWebhookSecret, webhookDeliveriesRepository, WebhookRow, webhooksRepository } from '@ams/db';
-import { redactUrlCredentials } from '@ams/webhooks';
+import { redactUrlSecrets } from '@ams/webhooks';
 import { assertWebhookTarget } from './webhook-target';
 import type { AppContext, AuthContext } from '../context';
 
@@ -17,7 +17,7 @@ export interface WebhookInput {
 export function presentWebhook(row: WebhookRow) {
   return {
     id: row.id,
-    url: redactUrlCredentials(row.url),
+    url: redactUrlSecrets(row.url),
     event_types: row.event_types,
     enabled: row.enabled,
     disabled_reason: row.disabled_reason,

@@ -1,18 +1,17 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { answerClientErrors } from '../../src/lib/client-errors';
+import { createHttpServer } from '../../src/http-server';
 import { createTestApp, TestApp } from '@ams/testing';
 
-/** What Node's parser refuses before Express runs: answered with the envelope, not an empty 431. */
+/** What Node's parser refuses before Express runs, and what it would silently cut: answered with the envelope. */
 describe('requests the HTTP parser rejects', () => {
   let t: TestApp;
   let server: http.Server;
   let port: number;
   beforeAll(async () => {
     t = await createTestApp();
-    server = http.createServer(t.app);
-    answerClientErrors(server);
+    server = createHttpServer(t.app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
   });
@@ -36,7 +35,7 @@ describe('requests the HTTP parser rejects', () => {
   };
 
   it('answers an oversized header with 431 and the error envelope', async () => {
-    const res = parse(await raw(`GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
+    const res = parse(await raw(`GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(70_000)}\r\n\r\n`));
     expect(res.statusLine).toBe('HTTP/1.1 431 Request Header Fields Too Large');
     expect(res.body).toMatchObject({ type: 'request_header_too_large', code: 431 });
     expect(typeof res.body.request_id).toBe('string');
@@ -46,5 +45,40 @@ describe('requests the HTTP parser rejects', () => {
     const res = parse(await raw('NOT A REQUEST\r\n\r\n'));
     expect(res.statusLine).toBe('HTTP/1.1 400 Bad Request');
     expect(res.body).toMatchObject({ type: 'bad_request', code: 400 });
+  });
+
+  const headers = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => line(i)).join('\r\n');
+
+  it.each([
+    ['3,000 short header fields (Node would drop all past its count)', headers(3000, (i) => `X-H-${i}: v`)],
+    ['3,000 long header fields (past the size limit)', headers(3000, (i) => `X-Custom-Header-${i}: value-number-${i}`)],
+  ])('answers %s with 431 and the envelope', async (_what, lines) => {
+    const res = parse(await raw(`GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${lines}\r\n\r\n`));
+    expect(res.statusLine).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    expect(res.body).toMatchObject({ type: 'request_header_too_large', code: 431 });
+    expect(typeof res.body.request_id).toBe('string');
+  });
+
+  it('accepts a request just under the header-count cap', async () => {
+    const response = await raw(`GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${headers(997, (i) => `X-H-${i}: v`)}\r\n\r\n`);
+    expect(parse(response).statusLine).toBe('HTTP/1.1 200 OK');
+  });
+
+  it('answers an oversized URL with 431 and the envelope', async () => {
+    const res = parse(await raw(`GET /v1/health?q=${'a'.repeat(70_000)} HTTP/1.1\r\nHost: x\r\n\r\n`));
+    expect(res.statusLine).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    expect(res.body).toMatchObject({ type: 'request_header_too_large', code: 431 });
+  });
+
+  it.each([
+    ['an unknown HTTP version', 'GET /v1/health HTTP/9.9\r\nHost: x\r\n\r\n'],
+    ['a space in the target', 'GET /v1/he alth HTTP/1.1\r\nHost: x\r\n\r\n'],
+    ['two Content-Length headers', 'POST /v1/health HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n{}'],
+    ['a header without a colon', 'GET /v1/health HTTP/1.1\r\nHost: x\r\nNoColonHere\r\n\r\n'],
+    ['binary garbage', '\u0000\u0001\u0002\r\n\r\n'],
+  ])('answers %s with 400 and the envelope', async (_what, request) => {
+    const res = parse(await raw(request));
+    expect(res.statusLine).toBe('HTTP/1.1 400 Bad Request');
+    expect(res.body).toMatchObject({ type: 'bad_request', code: 400, message: 'Malformed HTTP request' });
   });
 });

@@ -67,7 +67,7 @@ describe('fuzzing every route from its own schema', () => {
     server = http.createServer(outer);
     answerClientErrors(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    // /mcp speaks JSON-RPC (its errors are JSON-RPC errors, not the REST envelope): mcp.test.ts covers it.
+    // /mcp speaks JSON-RPC (its errors are JSON-RPC errors, not the REST envelope): mcp-fuzz.test.ts fuzzes it.
     routes = listRoutes(t.api).filter((r) => r.path !== '/mcp');
     // Discovery: one plain request per route records the schemas it validates with.
     for (const r of routes) {

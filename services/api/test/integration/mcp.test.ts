@@ -67,6 +67,35 @@ describe('MCP over Streamable HTTP', () => {
     expect(res.structuredContent!.details).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'content' })]));
   });
 
+  const rpc = (body: unknown) =>
+    t.request().post('/mcp').set(bearer(acct.key)).set('Accept', 'application/json, text/event-stream').set('Content-Type', 'application/json').send(JSON.stringify(body));
+  const toolsCall = (id: number, params: unknown) => ({ jsonrpc: '2.0', id, method: 'tools/call', params });
+
+  it('answers unusable tools/call params with -32602 and a readable message, running nothing', async () => {
+    const memories = async () => Number((await t.ctx.db.knex('memories').where({ account_id: acct.accountId }).count({ n: '*' }))[0]!.n);
+    const before = await memories();
+    const cases: [unknown, RegExp][] = [
+      [{ name: 'memory_store', arguments: null }, /^Invalid params: "arguments" of memory_store must be an object of named arguments, not null$/],
+      [{ name: 'memory_store', arguments: ['content'] }, /not an array$/],
+      [{ name: 'memory_store', arguments: 'remember this' }, /not string$/],
+      [{ name: 42, arguments: {} }, /^Invalid params: "name" must be a tool name \(a string\), not number$/],
+      [{ name: 'no_such_tool', arguments: {} }, /^Unknown tool: no_such_tool$/],
+      [null, /^Invalid params: tools\/call takes an object/],
+    ];
+    for (const [i, [params, message]] of cases.entries()) {
+      const res = await rpc(toolsCall(i + 1, params)).expect(200);
+      expect(res.body).toEqual({ jsonrpc: '2.0', id: i + 1, error: { code: -32602, message: expect.stringMatching(message) } });
+    }
+    // A batch is no JSON object: the envelope, and nothing in it runs.
+    const batch = await rpc([toolsCall(10, { name: 'memory_store', arguments: { content: 'batched, never stored' } }), toolsCall(11, { name: 'memory_store', arguments: null })]);
+    expect(batch.status).toBe(400);
+    expect(batch.body).toMatchObject({ type: 'bad_request', code: 400 });
+    expect(await memories()).toBe(before);
+    // Omitted arguments are the tool's to judge: a tool error naming the missing field.
+    const omitted = await rpc(toolsCall(12, { name: 'memory_store' })).expect(200);
+    expect(omitted.body.result).toMatchObject({ isError: true, structuredContent: { type: 'validation_error', code: 422 } });
+  });
+
   it('gives a read-only key only the read tools, and the scope error when it calls a write tool', async () => {
     const client = await connect(await acct.keyWith(['read']));
     const names = (await client.listTools()).tools.map((x) => x.name);

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bearer, createAccount, createTestApp, expectError, freePort, startHttpsReceiver, startService, stopProcess, TestAccount, TestApp, waitFor } from '@ams/testing';
+import { bearer, createAccount, createTestApp, expectError, operatorKey, freePort, startHttpsReceiver, startService, stopProcess, TestAccount, TestApp, waitFor } from '@ams/testing';
 
 /** The value of one sample in Prometheus text (0 when absent); `labels` as written, e.g. `method="GET",route="/v1/x"`. */
 const sample = (text: string, name: string, labels?: string) => {
@@ -13,10 +13,13 @@ const sample = (text: string, name: string, labels?: string) => {
 describe('API metrics', () => {
   let t: TestApp;
   let acct: TestAccount;
-  const scrape = async () => (await t.request().get('/metrics').set(bearer(acct.key)).expect(200)).text;
+  let operator: string;
+  const scrape = async () => (await t.request().get('/metrics').set(bearer(operator)).expect(200)).text;
 
   beforeAll(async () => {
     t = await createTestApp();
+    // The operator first: on a fresh store the oldest account is the operator's.
+    operator = await operatorKey(t.ctx);
     acct = await createAccount(t.ctx);
   });
   afterAll(() => t.close());
@@ -63,10 +66,17 @@ describe('API metrics', () => {
     expect(text).toMatch(/^ams_embedding_queue_oldest_pending_age_seconds [\d.e+-]+$/m);
   });
 
-  it('serves /metrics on the public port only to an admin key, with the error envelope otherwise', async () => {
+  it("serves /metrics on the public port only to the operator's admin key, with the error envelope otherwise", async () => {
     expectError(await t.request().get('/metrics'), 401, 'unauthorized');
-    expectError(await t.request().get('/metrics').set(bearer(await acct.keyWith(['read', 'write']))), 403, 'authorization_error');
     expectError(await t.request().get('/metrics').set(bearer('ams_not_a_real_key')), 401, 'unauthorized');
+    expectError(await t.request().get('/metrics').set(bearer(await acct.keyWith(['read', 'write']))), 403, 'authorization_error');
+    // Another tenant's admin key, a self-registered one included: the counts are every tenant's.
+    const tenant = expectError(await t.request().get('/metrics').set(bearer(acct.key)), 403, 'authorization_error');
+    expect(tenant.message).toContain("only the operator's account");
+    const registered = await t.request().post('/v1/auth/register').send({ email: `metrics-${Date.now()}@example.com`, password: 'correct horse battery' }).expect(201);
+    expectError(await t.request().get('/metrics').set(bearer(registered.body.api_key)), 403, 'authorization_error');
+    const res = await t.request().get('/metrics').set(bearer(operator)).expect(200);
+    expect(res.text).toContain('ams_http_requests_total');
   });
 });
 

@@ -1,5 +1,6 @@
 import { bearer, createAccount, createTestApp, TestApp } from '@ams/testing';
 import { describeApi } from '../../src/openapi/describe-app';
+import { DOCS_CSP } from '../../src/openapi/openapi.router';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -29,6 +30,25 @@ describe('the API describes itself', () => {
       expect(res.text.length).toBeGreaterThan(10);
     }
     expect((await t.request().get('/docs/assets/init.js')).text).toContain("url: '/openapi.json'");
+  });
+
+  it('serves /docs and its assets with a policy of their own, unframeable, and Swagger UI forgets an entered key', async () => {
+    for (const url of ['/docs', '/docs/assets/init.js', '/docs/assets/swagger-ui-bundle.js', '/docs/assets/swagger-ui.css']) {
+      const res = await t.request().get(url).expect(200);
+      expect(res.headers['content-security-policy']).toBe(DOCS_CSP);
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+    }
+    expect(DOCS_CSP).toContain("default-src 'none'");
+    expect(DOCS_CSP).toContain("script-src 'self'");
+    expect(DOCS_CSP).toContain("frame-ancestors 'none'");
+    expect(DOCS_CSP).not.toMatch(/unsafe|\*|https?:/);
+    // Nothing inline for the policy to allow: the page loads only its three files.
+    expect((await t.request().get('/docs')).text).not.toMatch(/<script>|<style|style=/);
+    const init = (await t.request().get('/docs/assets/init.js')).text;
+    expect(init).toContain('persistAuthorization: false');
+    expect(init).toContain('validatorUrl: null');
   });
 
   it('answers GET and DELETE /mcp with 405: the MCP endpoint is stateless, without a server stream or sessions', async () => {

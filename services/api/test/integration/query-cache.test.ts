@@ -1,6 +1,6 @@
 import { Registry } from 'prom-client';
 import { Embedder, LexicalEmbedder, withQueryCache } from '@ams/embeddings';
-import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp } from '@ams/testing';
+import { bearer, createAccount, createTestApp, expectError, operatorKey, TestAccount, TestApp } from '@ams/testing';
 
 /** The lexical embedder under a model name of this test's own, counting what reaches it. */
 class CountingEmbedder implements Embedder {
@@ -32,7 +32,8 @@ describe('query embedding cache in search and context', () => {
 
   it('a repeated search query skips the model, and /metrics counts the hit', async () => {
     const query = `vacuum tuning ${Date.now()}`;
-    const before = (await t.request().get('/metrics').set(bearer(acct.key)).expect(200)).text;
+    const operator = await operatorKey(t.ctx);
+    const before = (await t.request().get('/metrics').set(bearer(operator)).expect(200)).text;
     counting.texts = [];
     const first = await t.request().post('/v1/memories/search').set(bearer(acct.key)).send({ query }).expect(200);
     const second = await t.request().post('/v1/memories/search').set(bearer(acct.key)).send({ query, search_mode: 'hybrid' }).expect(200);
@@ -41,7 +42,7 @@ describe('query embedding cache in search and context', () => {
     await t.request().post('/v2/context/build').set(bearer(acct.key)).send({ query, agent_id: 'cache' }).expect(200);
     expect(counting.texts.filter((x) => x === query)).toHaveLength(1);
 
-    const after = (await t.request().get('/metrics').set(bearer(acct.key)).expect(200)).text;
+    const after = (await t.request().get('/metrics').set(bearer(operator)).expect(200)).text;
     expect(metricValue(after, 'ams_query_embedding_cache_misses_total') - metricValue(before, 'ams_query_embedding_cache_misses_total')).toBe(1);
     expect(metricValue(after, 'ams_query_embedding_cache_hits_total') - metricValue(before, 'ams_query_embedding_cache_hits_total')).toBeGreaterThanOrEqual(1);
   });

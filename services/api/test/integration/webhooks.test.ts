@@ -34,6 +34,24 @@ describe('webhooks API', () => {
     for (const r of everywhere) expect(JSON.stringify(r.body)).not.toMatch(/shh-/);
   });
 
+  it('redacts query-string values in every response and keeps the full URL for delivery', async () => {
+    const full = 'https://hooks.example.com/in?token=tok-secret-123&channel=ops-room-7&token=tok-second';
+    const res = await create({ url: full });
+    expect(res.status).toBe(201);
+    expect(res.body.url).toBe('https://hooks.example.com/in?token=redacted&channel=redacted');
+    const patched = await t.request().patch(`/v1/webhooks/${res.body.id}`).set(bearer(acct.key)).send({ url: `${full}&sig=abc-987` });
+    expect(patched.body.url).toBe('https://hooks.example.com/in?token=redacted&channel=redacted&sig=redacted');
+    const everywhere = [res, patched, await t.request().get(`/v1/webhooks/${res.body.id}`).set(bearer(acct.key)), await t.request().get('/v1/webhooks').set(bearer(acct.key))];
+    for (const r of everywhere) expect(JSON.stringify(r.body)).not.toMatch(/tok-secret|tok-second|ops-room|abc-987/);
+    const row = await t.ctx.db.knex('webhooks').where({ id: res.body.id }).first();
+    expect(row.url).toBe(`${full}&sig=abc-987`);
+  });
+
+  it('shows a URL without a query string as it was registered', async () => {
+    const res = await create({ url: 'https://hooks.example.com/plain/path' });
+    expect(res.body.url).toBe('https://hooks.example.com/plain/path');
+  });
+
   it('lists with data and total only', async () => {
     const res = await t.request().get('/v1/webhooks').set(bearer(acct.key));
     expect(Object.keys(res.body).sort()).toEqual(['data', 'total']);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import express, { Router, type Response } from 'express';
 import type { AppContext } from '../../context';
+import { setPageSecurityHeaders } from '../../lib/security-headers';
 
 /**
  * The web console: the static bundle of packages/console (built by its `ensure-built` script on
@@ -20,13 +21,7 @@ export const CONSOLE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-function secure(res: Response): void {
-  res.setHeader('Content-Security-Policy', CONSOLE_CSP);
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('Referrer-Policy', 'no-referrer');
-  res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
-}
+const secure = (res: Response) => setPageSecurityHeaders(res, CONSOLE_CSP);
 
 export function consoleDistDir(): string {
   return path.join(path.dirname(require.resolve('@ams/console/package.json')), 'dist');
