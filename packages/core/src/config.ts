@@ -204,7 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     backpressure: {
       maxInFlight: v.MAX_IN_FLIGHT_REQUESTS,
       maxQueued: v.MAX_QUEUED_REQUESTS ?? 16 * v.MAX_IN_FLIGHT_REQUESTS,
-      maxQueueDelayMs: v.MAX_QUEUE_DELAY_MS ?? v.MAX_QUEUE_WAIT_MS ?? 250,
+      maxQueueDelayMs: v.MAX_QUEUE_DELAY_MS ?? v.MAX_QUEUE_WAIT_MS ?? 500,
       maxEventLoopDelayMs: v.MAX_EVENT_LOOP_DELAY_MS,
       maxPoolWaitMs: v.MAX_DB_POOL_WAIT_MS,
       requestTimeoutMs: v.REQUEST_TIMEOUT_MS,

@@ -59,8 +59,8 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name}:`));
   });
 
-  it('lets sixteen times the in-flight bound wait for a slot, within a 250 ms budget, unless told otherwise', () => {
-    expect(loadConfig({ MAX_IN_FLIGHT_REQUESTS: '5' }).backpressure).toMatchObject({ maxInFlight: 5, maxQueued: 80, maxQueueDelayMs: 250 });
+  it('lets sixteen times the in-flight bound wait for a slot, within a 500 ms budget, unless told otherwise', () => {
+    expect(loadConfig({ MAX_IN_FLIGHT_REQUESTS: '5' }).backpressure).toMatchObject({ maxInFlight: 5, maxQueued: 80, maxQueueDelayMs: 500 });
     expect(loadConfig({ MAX_QUEUE_DELAY_MS: '400' }).backpressure.maxQueueDelayMs).toBe(400);
     expect(loadConfig({ MAX_QUEUE_WAIT_MS: '300' }).backpressure.maxQueueDelayMs).toBe(300);
     expect(loadConfig({ MAX_QUEUE_WAIT_MS: '300', MAX_QUEUE_DELAY_MS: '400' }).backpressure.maxQueueDelayMs).toBe(400);
