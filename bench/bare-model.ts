@@ -29,8 +29,9 @@ export class BareModel {
     });
   }
 
-  static async start(): Promise<BareModel> {
-    const child = spawn(process.execPath, ['--import', 'tsx', __filename, '--bare-model'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  /** `thread: 'worker'` runs the model as the service does (its model thread), to measure the hand-off alone. */
+  static async start(thread: 'main' | 'worker' = 'main'): Promise<BareModel> {
+    const child = spawn(process.execPath, ['--import', 'tsx', __filename, '--bare-model', thread], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     await new Promise<void>((resolve, reject) => {
       child.once('message', () => resolve());
       child.once('exit', (code) => reject(new Error(`bare model process exited (${code})`)));
@@ -54,13 +55,14 @@ export class BareModel {
 
 async function serve(): Promise<void> {
   const config = loadConfig();
-  const embedder = new TransformersEmbedder({ ...ensureGeneratedModel({ full: true }), allowRemoteModels: false, quantized: config.embedding.quantized, thread: 'main' });
+  const thread = process.argv[process.argv.indexOf('--bare-model') + 1] === 'worker' ? 'worker' : 'main';
+  const embedder = new TransformersEmbedder({ ...ensureGeneratedModel({ full: true }), allowRemoteModels: false, quantized: config.embedding.quantized, thread });
   await embedder.load();
   // Every sequence length the bench's queries have, so no call pays a first-shape cost.
   for (let words = 1; words <= 40; words++) await embedder.embedPadded([Array(words).fill('warm').join(' ')]);
   process.on('message', async ({ id, texts }: { id: number; texts: string[] }) => {
     const t0 = performance.now();
-    const vectors = await embedder.embedPadded(texts);
+    const vectors = texts.length === 1 ? await embedder.embed(texts) : await embedder.embedPadded(texts);
     const ms = performance.now() - t0;
     process.send!({ id, ms, vectors: vectors.map((v) => Array.from(v)) });
   });
