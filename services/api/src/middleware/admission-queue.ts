@@ -22,8 +22,11 @@ export const STANDING_AFTER_MS = 50;
  * that wait for their answer before asking again (4 per slot: 3 waiting and 1 served) wait at most 3.
  */
 export const STANDING_SERVICE_TIMES = 4;
-/** While shedding (someone was refused lately), the expected wait allowed is one service time. */
-export const SHEDDING_SERVICE_TIMES = 1;
+/**
+ * While shedding (someone was refused lately), the expected wait allowed is half a service time:
+ * on 2 slots one request waits for the next free slot, so the slots stay busy and nobody waits long.
+ */
+export const SHEDDING_SERVICE_TIMES = 0.5;
 /** How long after a refusal at the door the queue keeps shedding: an overload that lasts is refused at once. */
 export const SHEDDING_HOLD_MS = 1000;
 /** Weight of each new service time in the moving average. */
@@ -38,8 +41,8 @@ const SERVICE_EWMA_WEIGHT = 0.1;
  *   agent's parallel calls, many agents starting together);
  * - STANDING_SERVICE_TIMES service times once the queue has not been empty for STANDING_AFTER_MS: a
  *   steady crowd of clients (four per slot) waits its turn, a growing queue stops growing early;
- * - SHEDDING_SERVICE_TIMES service time for SHEDDING_HOLD_MS after a refusal at the door: under sustained
- *   overload the accepted requests wait about one service time and the rest are refused at once.
+ * - SHEDDING_SERVICE_TIMES of a service time for SHEDDING_HOLD_MS after a refusal at the door: under
+ *   sustained overload the accepted requests hardly wait and the rest are refused at once.
  * A waiter still waiting a service time past the budget (the estimate was wrong: a slow statement
  * held the slots) is refused then; one whose client leaves is dropped.
  */
