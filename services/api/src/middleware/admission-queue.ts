@@ -31,6 +31,8 @@ export const SHEDDING_SERVICE_TIMES = 0.5;
 export const SHEDDING_HOLD_MS = 1000;
 /** Weight of each new service time in the moving average. */
 const SERVICE_EWMA_WEIGHT = 0.1;
+/** A service time counts at most this many times the mean (see served()). */
+const OUTLIER_FACTOR = 4;
 
 /**
  * Where requests beyond the in-flight bound wait for a slot, first come first served. A newcomer is
@@ -68,9 +70,13 @@ export class AdmissionQueue {
     return this.waiting.length;
   }
 
-  /** A request held its slot for `ms`. */
+  /**
+   * A request held its slot for `ms`. One outlier (a request that ran to its deadline) moves the
+   * estimate at most as far as a request OUTLIER_FACTOR times the mean would.
+   */
   served(ms: number): void {
-    this.serviceEstimateMs = this.serviceEstimateMs === 0 ? ms : this.serviceEstimateMs + SERVICE_EWMA_WEIGHT * (ms - this.serviceEstimateMs);
+    if (this.serviceEstimateMs === 0) this.serviceEstimateMs = ms;
+    else this.serviceEstimateMs += SERVICE_EWMA_WEIGHT * (Math.min(ms, OUTLIER_FACTOR * this.serviceEstimateMs) - this.serviceEstimateMs);
   }
 
   /** How long a request joining now would be expected to wait for a slot. */

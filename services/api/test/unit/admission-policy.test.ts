@@ -127,6 +127,14 @@ describe('AdmissionQueue', () => {
     expect(sim.queue.allowedDelayMs()).toBe(100);
   });
 
+  it('keeps its service time estimate when one request runs for long (to its deadline)', () => {
+    const sim = simulate({ slots: 2, serviceMs: 10 });
+    sim.request();
+    jest.runAllTimers();
+    sim.queue.served(30_000);
+    expect(sim.queue.serviceMs).toBeCloseTo(10 + 0.1 * (40 - 10));
+  });
+
   it('drops a waiter whose client left, and admits the next one instead', () => {
     const sim = simulate({ slots: 1, serviceMs: 10 });
     sim.request();
