@@ -10,9 +10,9 @@
  *   accepted searches/s, 503s/s, p50/p99 of the accepted, beside the bare pipeline at the same
  *   concurrency in this process (split mode): the same model, concurrent queries' embeddings batched
  *   together, then pgvector's top-10 on 16 connections — no HTTP, no service;
- * - open loop at 1× and 2× the best closed-loop rate (requests evenly spaced whatever the answers
- *   do; latency counted from when a request was due): the 2× accepted p99 as a multiple of the
- *   1-client p99 (goal ≤ 3×) and the 503s' p99 (goal < 50 ms).
+ * - open loop at 1× and 2× the rate the two most crowded levels reached (requests evenly spaced
+ *   whatever the answers do; latency counted from when a request was due): the 2× accepted p99 as a
+ *   multiple of the 1-client p99 (goal ≤ 3×) and the 503s' p99 (goal < 50 ms).
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -262,10 +262,12 @@ async function main(): Promise<void> {
       );
     }
 
-    const best = Math.max(...[...byLevel.values()].map(rateOf));
-    const sustainable = Math.max(1, Math.round(best));
+    // The rate the two most crowded levels reached, the steps nearest in time: on a shared machine
+    // the speed moves, and a rate measured minutes earlier may already be an overload.
+    const crowded = [...levels].sort((a, b) => b - a).slice(0, 2);
+    const sustainable = Math.max(1, Math.round(Math.max(...crowded.map((c) => rateOf(byLevel.get(c)!)))));
     const unloaded = byLevel.get(Math.min(...levels))!;
-    console.log(`\nopen loop at the best closed-loop rate (${sustainable}/s) and twice it:`);
+    console.log(`\nopen loop at the rate ${crowded.join(' and ')} clients reached (${sustainable}/s) and twice it:`);
     const ow = [10, 10, 10, 9, 8, 8, 11];
     console.log(row(['offered/s', 'accepted/s', '503/s', 'p50 ms', 'p99 ms', 'other', '503 p99 ms'], ow));
     const loaded: Run[] = [];
