@@ -31,7 +31,7 @@ export interface Config {
   /** How long a process may reuse an API key's row without reading it again; 0 reads it on every request. */
   apiKeyCacheMs: number;
   /** Load shedding (services/api/src/middleware/backpressure.ts); 0 turns a bound off. */
-  backpressure: { maxInFlight: number; maxQueued: number; maxQueueWaitMs: number; maxEventLoopDelayMs: number; maxPoolWaitMs: number; requestTimeoutMs: number };
+  backpressure: { maxInFlight: number; maxQueued: number; maxQueueDelayMs: number; maxEventLoopDelayMs: number; maxPoolWaitMs: number; requestTimeoutMs: number };
   embedding: {
     provider: EmbeddingProvider;
     model: string;
@@ -117,9 +117,13 @@ const schema = Joi.object({
   // One per core, at least 2: npm run bench:load held the accepted p99 at twice the sustainable rate
   // within 3× the unloaded one with 2 on 2 cores; 3 spread past it (docs/decisions/0008-admission-queue.md).
   MAX_IN_FLIGHT_REQUESTS: Joi.number().integer().min(0).default(() => Math.max(2, os.availableParallelism())),
-  // Beyond the bound, requests wait for a slot (newest first); default four times the bound.
+  // Beyond the bound, requests wait for a slot (first come, first served); default 16 times the bound,
+  // so a burst of many agents on a quiet process waits rather than being refused.
   MAX_QUEUED_REQUESTS: Joi.number().integer().min(0).max(100_000),
-  MAX_QUEUE_WAIT_MS: Joi.number().integer().min(0).max(600_000).default(1000),
+  // The latency budget: a request expected to wait longer than this for a slot is refused at once.
+  MAX_QUEUE_DELAY_MS: Joi.number().integer().min(0).max(600_000),
+  // The name this budget had before (then a plain timeout); MAX_QUEUE_DELAY_MS wins when both are set.
+  MAX_QUEUE_WAIT_MS: Joi.number().integer().min(0).max(600_000),
   MAX_EVENT_LOOP_DELAY_MS: Joi.number().integer().min(0).default(1000),
   MAX_DB_POOL_WAIT_MS: Joi.number().integer().min(0).default(100),
   REQUEST_TIMEOUT_MS: Joi.number().integer().min(0).default(30_000),
@@ -199,8 +203,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiKeyCacheMs: v.API_KEY_CACHE_MS,
     backpressure: {
       maxInFlight: v.MAX_IN_FLIGHT_REQUESTS,
-      maxQueued: v.MAX_QUEUED_REQUESTS ?? 4 * v.MAX_IN_FLIGHT_REQUESTS,
-      maxQueueWaitMs: v.MAX_QUEUE_WAIT_MS,
+      maxQueued: v.MAX_QUEUED_REQUESTS ?? 16 * v.MAX_IN_FLIGHT_REQUESTS,
+      maxQueueDelayMs: v.MAX_QUEUE_DELAY_MS ?? v.MAX_QUEUE_WAIT_MS ?? 500,
       maxEventLoopDelayMs: v.MAX_EVENT_LOOP_DELAY_MS,
       maxPoolWaitMs: v.MAX_DB_POOL_WAIT_MS,
       requestTimeoutMs: v.REQUEST_TIMEOUT_MS,

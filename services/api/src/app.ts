@@ -1,7 +1,7 @@
 import express, { Express } from 'express';
 import type { AppContext } from './context';
 import { identifyCaller, requireAuth } from './middleware/authenticate';
-import { backpressure, LoadGauge, skipAbandonedReads } from './middleware/backpressure';
+import { backpressure, LoadGauge } from './middleware/backpressure';
 import { errorHandler, notFoundRoute } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
 import { answerOptions } from './middleware/options';
@@ -76,7 +76,6 @@ export function createApp(ctx: AppContext): Express {
   app.use(importRouter(ctx));
   app.use('/v1/memories/batch', jsonBody(BATCH_BODY_LIMIT));
   app.use(jsonBody(BODY_LIMIT));
-  app.use(skipAbandonedReads);
   // Each router names the scope of each of its routes. The routers for existing clients' endpoints come first: their
   // literal segments (/v1/projects/shared-patterns, /v1/patterns/suggest, ...) win over `{id}`.
   app.use(projectRelationshipsRouter(ctx));

@@ -59,8 +59,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name}:`));
   });
 
-  it('lets four times the in-flight bound wait for a slot unless told otherwise', () => {
-    expect(loadConfig({ MAX_IN_FLIGHT_REQUESTS: '5' }).backpressure).toMatchObject({ maxInFlight: 5, maxQueued: 20, maxQueueWaitMs: 1000 });
+  it('lets sixteen times the in-flight bound wait for a slot, within a 500 ms budget, unless told otherwise', () => {
+    expect(loadConfig({ MAX_IN_FLIGHT_REQUESTS: '5' }).backpressure).toMatchObject({ maxInFlight: 5, maxQueued: 80, maxQueueDelayMs: 500 });
+    expect(loadConfig({ MAX_QUEUE_DELAY_MS: '400' }).backpressure.maxQueueDelayMs).toBe(400);
+    expect(loadConfig({ MAX_QUEUE_WAIT_MS: '300' }).backpressure.maxQueueDelayMs).toBe(300);
+    expect(loadConfig({ MAX_QUEUE_WAIT_MS: '300', MAX_QUEUE_DELAY_MS: '400' }).backpressure.maxQueueDelayMs).toBe(400);
     expect(loadConfig({ MAX_IN_FLIGHT_REQUESTS: '5', MAX_QUEUED_REQUESTS: '0' }).backpressure.maxQueued).toBe(0);
   });
 
@@ -83,6 +86,7 @@ describe('loadConfig', () => {
     [{ EMBEDDING_THREAD: 'gpu' }, 'EMBEDDING_THREAD'],
     [{ MAX_QUEUED_REQUESTS: '-1' }, 'MAX_QUEUED_REQUESTS'],
     [{ MAX_QUEUE_WAIT_MS: 'soon' }, 'MAX_QUEUE_WAIT_MS'],
+    [{ MAX_QUEUE_DELAY_MS: 'soon' }, 'MAX_QUEUE_DELAY_MS'],
     [{ DB_PREPARED_STATEMENTS: 'sometimes' }, 'DB_PREPARED_STATEMENTS'],
   ])('fails fast on %p, naming the variable', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);

@@ -3,74 +3,131 @@ import { performance } from 'node:perf_hooks';
 interface Waiter {
   admit: () => void;
   refuse: () => void;
-  joinedAt: number;
   timer?: NodeJS.Timeout;
 }
 
-/** The queue has not been empty for this long: it is standing (CoDel's interval)... */
-const STANDING_AFTER_MS = 100;
-/** ...and a request that joins it then waits at most this long (CoDel's target). */
-const WAIT_WHILE_STANDING_MS = 5;
-/** After the queue refused someone, it takes nobody for this long: the process is overloaded, not bursting. */
-const SHEDDING_HOLD_MS = 1000;
+export interface AdmissionLimits {
+  /** Requests served at once (the in-flight bound): a slot frees every `serviceMs / slots` on average. */
+  slots: number;
+  /** The most requests that may wait; beyond it a newcomer is refused. 0: nobody waits. */
+  capacity: number;
+  /** The latency budget: the longest a request may be expected (and allowed) to wait for a slot. */
+  maxDelayMs: number;
+}
+
+/** The queue has not been empty for this long: it is standing, not absorbing a burst (CoDel's interval, short: an overload that starts fills the queue for this long before it is refused). */
+export const STANDING_AFTER_MS = 50;
+/**
+ * While standing, a newcomer expected to wait more than this many service times is refused. Clients
+ * that wait for their answer before asking again (4 per slot: 3 waiting and 1 served) wait at most 3.
+ */
+export const STANDING_SERVICE_TIMES = 4;
+/**
+ * While shedding (someone was refused lately), the expected wait allowed is half a service time:
+ * on 2 slots one request waits for the next free slot, so the slots stay busy and nobody waits long.
+ */
+export const SHEDDING_SERVICE_TIMES = 0.5;
+/** How long after a refusal at the door the queue keeps shedding: an overload that lasts is refused at once. */
+export const SHEDDING_HOLD_MS = 1000;
+/** Weight of each new service time in the moving average. */
+const SERVICE_EWMA_WEIGHT = 0.1;
+/** A service time counts at most this many times the mean (see served()). */
+const OUTLIER_FACTOR = 4;
 
 /**
- * Where requests beyond the in-flight bound wait for a slot. A burst on a quiet process (a page
- * loading its panels, a client's parallel calls) is then served instead of refused. Under sustained
- * overload it must not add latency, so it is adaptive LIFO with CoDel (as Facebook's servers do):
- * each freed slot goes to the newest waiter, the oldest is refused at once when it overflows, and
- * once the queue has not been empty for STANDING_AFTER_MS, whoever joins waits at most
- * WAIT_WHILE_STANDING_MS. Otherwise a request waits at most `maxWaitMs`. One whose client leaves
- * while it waits is dropped.
- *
- * The first refusal (overflow or timeout) means overload, not a burst: every waiter that has waited
- * longer than WAIT_WHILE_STANDING_MS is refused with it, and nobody joins for SHEDDING_HOLD_MS, so a
- * full process refuses at once. An always-open queue keeps every slot busy and lets late waiters in,
- * which slowed the accepted requests: bench:load's accepted p99 at twice the sustainable rate was
- * 3.7–4.6× the unloaded p99 with it, 2.1–2.8× with the hold (docs/decisions/0008-admission-queue.md).
+ * Where requests beyond the in-flight bound wait for a slot, first come first served. A newcomer is
+ * refused at once, before it costs anything, when the queue is full or when its expected wait — the
+ * requests ahead of it divided among the slots, times the mean service time — is over the allowed
+ * delay:
+ * - the latency budget (`maxDelayMs`) for a burst on a quiet queue (a page loading its panels, an
+ *   agent's parallel calls, many agents starting together);
+ * - STANDING_SERVICE_TIMES service times once the queue has not been empty for STANDING_AFTER_MS: a
+ *   steady crowd of clients (four per slot) waits its turn, a growing queue stops growing early;
+ * - SHEDDING_SERVICE_TIMES of a service time for SHEDDING_HOLD_MS after a refusal at the door: under
+ *   sustained overload the accepted requests hardly wait and the rest are refused at once.
+ * A waiter still waiting a service time past the budget (the estimate was wrong: a slow statement
+ * held the slots) is refused then; one whose client leaves is dropped.
  */
 export class AdmissionQueue {
   private readonly waiting: Waiter[] = [];
-  private lastEmptyAt = performance.now();
-  private shedUntil = 0;
+  private lastEmptyAt: number;
+  private shedUntil = -Infinity;
+  private serviceEstimateMs = 0;
 
   constructor(
-    private readonly capacity: number,
-    private readonly maxWaitMs: number,
-  ) {}
+    private readonly limits: AdmissionLimits,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.lastEmptyAt = now();
+  }
 
-  /** Queues a request; false when nothing may wait (capacity 0, or shedding), and the caller refuses it. `leave()` drops it. */
-  enter(admit: () => void, refuse: () => void): { leave: () => void } | false {
-    const now = performance.now();
-    if (this.capacity <= 0 || now < this.shedUntil) return false;
-    const waiter: Waiter = { admit, refuse, joinedAt: now };
-    if (this.waiting.length === 0) this.lastEmptyAt = now;
-    const standing = now - this.lastEmptyAt >= STANDING_AFTER_MS;
-    const waitMs = standing && this.maxWaitMs > 0 ? Math.min(this.maxWaitMs, WAIT_WHILE_STANDING_MS) : this.maxWaitMs;
-    if (waitMs > 0) waiter.timer = setTimeout(() => this.remove(waiter) && this.shed(waiter), waitMs);
+  /** The mean time a request holds its slot (moving average of `served`); 0 before the first. */
+  get serviceMs(): number {
+    return this.serviceEstimateMs;
+  }
+
+  get length(): number {
+    return this.waiting.length;
+  }
+
+  /**
+   * A request held its slot for `ms`. One outlier (a request that ran to its deadline) moves the
+   * estimate at most as far as a request OUTLIER_FACTOR times the mean would.
+   */
+  served(ms: number): void {
+    if (this.serviceEstimateMs === 0) this.serviceEstimateMs = ms;
+    else this.serviceEstimateMs += SERVICE_EWMA_WEIGHT * (Math.min(ms, OUTLIER_FACTOR * this.serviceEstimateMs) - this.serviceEstimateMs);
+  }
+
+  /** How long a request joining now would be expected to wait for a slot. */
+  expectedDelayMs(): number {
+    return ((this.waiting.length + 1) / Math.max(1, this.limits.slots)) * this.serviceEstimateMs;
+  }
+
+  /** The expected wait a newcomer may have now (see the class comment). */
+  allowedDelayMs(): number {
+    const now = this.now();
+    const { maxDelayMs } = this.limits;
+    if (now < this.shedUntil) return Math.min(maxDelayMs, SHEDDING_SERVICE_TIMES * this.serviceEstimateMs);
+    if (this.waiting.length > 0 && now - this.lastEmptyAt >= STANDING_AFTER_MS) return Math.min(maxDelayMs, STANDING_SERVICE_TIMES * this.serviceEstimateMs);
+    return maxDelayMs;
+  }
+
+  /**
+   * Queues a request, or returns why it is refused (the caller answers 503 at once). `admit` runs
+   * when a slot frees for it, `refuse` if it waits a service time past the budget; `leave()` drops it.
+   */
+  enter(admit: () => void, refuse: () => void): { leave: () => void } | { refused: string } {
+    const refused = this.refusal();
+    if (refused) {
+      this.shedUntil = this.now() + SHEDDING_HOLD_MS;
+      return { refused };
+    }
+    const waiter: Waiter = { admit, refuse };
+    if (this.waiting.length === 0) this.lastEmptyAt = this.now();
+    if (this.limits.maxDelayMs > 0) {
+      waiter.timer = setTimeout(() => {
+        // Not a sign of overload by itself (one slow statement held the slots): no shedding.
+        if (this.remove(waiter)) waiter.refuse();
+      }, this.limits.maxDelayMs + this.serviceEstimateMs);
+    }
     this.waiting.push(waiter);
-    if (this.waiting.length > this.capacity) this.shed(this.waiting[0]!);
     return { leave: () => void this.remove(waiter) };
   }
 
-  /** A slot is free: the newest waiter, if any, takes it. */
+  /** A slot is free: the longest waiter, if any, takes it. */
   admitNext(): void {
-    const newest = this.waiting.pop();
-    if (this.waiting.length === 0) this.lastEmptyAt = performance.now();
-    if (!newest) return;
-    clearTimeout(newest.timer);
-    newest.admit();
+    const next = this.waiting.shift();
+    if (this.waiting.length === 0) this.lastEmptyAt = this.now();
+    if (!next) return;
+    clearTimeout(next.timer);
+    next.admit();
   }
 
-  /** Refuses `first` and every waiter already past the standing wait, and closes the queue for a while. */
-  private shed(first: Waiter): void {
-    const now = performance.now();
-    this.shedUntil = now + SHEDDING_HOLD_MS;
-    const late = this.waiting.filter((w) => w !== first && now - w.joinedAt > WAIT_WHILE_STANDING_MS);
-    for (const waiter of [first, ...late]) {
-      this.remove(waiter);
-      waiter.refuse();
-    }
+  private refusal(): string | null {
+    if (this.waiting.length >= this.limits.capacity) return 'too many requests waiting';
+    if (this.limits.maxDelayMs > 0 && this.expectedDelayMs() > this.allowedDelayMs()) return 'the expected wait is over its budget';
+    return null;
   }
 
   private remove(waiter: Waiter): boolean {
@@ -78,7 +135,7 @@ export class AdmissionQueue {
     if (i < 0) return false;
     this.waiting.splice(i, 1);
     clearTimeout(waiter.timer);
-    if (this.waiting.length === 0) this.lastEmptyAt = performance.now();
+    if (this.waiting.length === 0) this.lastEmptyAt = this.now();
     return true;
   }
 }

@@ -75,6 +75,9 @@ export class LoadGauge {
     return this.standingWaitMs;
   }
 
+  /** Requests waiting in the admission queue (set by backpressure()). */
+  queued = (): number => 0;
+
   /** Whether the in-flight bound is reached (a new request waits in the admission queue). */
   full(): boolean {
     const { maxInFlight } = this.ctx.config.backpressure;
@@ -95,8 +98,6 @@ export class LoadGauge {
   }
 }
 
-const FULL = 'too many requests in progress';
-
 /** 503 with Retry-After, unless an answer has already gone (or its client). */
 function unavailable(req: Request, res: Response, err: ApiError): void {
   if (res.headersSent || res.destroyed) return;
@@ -105,19 +106,21 @@ function unavailable(req: Request, res: Response, err: ApiError): void {
 }
 
 /**
- * Load shedding at the door: a saturated database pool or event loop refuses a new request at once
- * with 503 service_unavailable and Retry-After; beyond the bound on requests in progress it waits in
- * the admission queue (newest first, the oldest refused on overflow: see AdmissionQueue) instead of
- * queueing without bound. Every accepted request has a deadline: past it the client gets 503 and
- * the request's signal is aborted.
+ * Load shedding at the door, before the body is read: a saturated database pool or event loop
+ * refuses a new request at once with 503 service_unavailable and Retry-After; beyond the bound on
+ * requests in progress it waits in the admission queue, which refuses it at once instead when its
+ * expected wait is over the latency budget (see AdmissionQueue). Every accepted request has a
+ * deadline: past it the client gets 503 and the request's signal is aborted.
  */
 export function backpressure(ctx: AppContext, gauge = new LoadGauge(ctx)): RequestHandler {
-  const { requestTimeoutMs: timeoutMs, maxQueued, maxQueueWaitMs } = ctx.config.backpressure;
-  const queue = new AdmissionQueue(maxQueued, maxQueueWaitMs);
+  const { requestTimeoutMs: timeoutMs, maxInFlight, maxQueued, maxQueueDelayMs } = ctx.config.backpressure;
+  const queue = new AdmissionQueue({ slots: maxInFlight, capacity: maxQueued, maxDelayMs: maxQueueDelayMs });
+  gauge.queued = () => queue.length;
   const refuse = (req: Request, res: Response, reason: string) =>
     unavailable(req, res, new ApiError('service_unavailable', `Service overloaded (${reason}); retry in ${RETRY_AFTER_SECONDS} second.`));
   const start = (req: Request, res: Response, next: NextFunction) => {
     gauge.inFlight++;
+    const startedAt = performance.now();
     const controller = new AbortController();
     signals.set(req, controller.signal);
     const deadline =
@@ -131,7 +134,8 @@ export function backpressure(ctx: AppContext, gauge = new LoadGauge(ctx)): Reque
     res.once('close', () => {
       gauge.inFlight--;
       clearTimeout(deadline);
-      if (!res.writableFinished) controller.abort(new ApiError('service_unavailable', 'The client went away before the response.'));
+      if (res.writableFinished) queue.served(performance.now() - startedAt);
+      else controller.abort(new ApiError('service_unavailable', 'The client went away before the response.'));
       if (!gauge.full()) queue.admitNext();
     });
     next();
@@ -140,7 +144,7 @@ export function backpressure(ctx: AppContext, gauge = new LoadGauge(ctx)): Reque
     if (EXEMPT.has(req.path)) return next();
     const reason = gauge.overload();
     if (reason) return refuse(req, res, reason);
-    if (!gauge.full()) return start(req, res, next);
+    if (!gauge.full() && queue.length === 0) return start(req, res, next);
     const waiting = queue.enter(
       () => {
         res.off('close', left);
@@ -148,29 +152,30 @@ export function backpressure(ctx: AppContext, gauge = new LoadGauge(ctx)): Reque
       },
       () => {
         res.off('close', left);
-        refuse(req, res, FULL);
+        refuse(req, res, `no slot within ${maxQueueDelayMs} ms`);
       },
     );
-    if (!waiting) return refuse(req, res, FULL);
+    if ('refused' in waiting) return refuse(req, res, waiting.refused);
     const left = () => waiting.leave();
     res.once('close', left);
+    if (!gauge.full()) queue.admitNext();
   };
 }
 
-const READ_POSTS = /^\/v[12]\/(memories\/search|memories\/context|context|context\/build|decisions\/check|patterns\/search)$/;
+const reads = new WeakSet<Request>();
 
 /** Reads may be abandoned when nobody waits for them any more; writes never are. */
-export const isReadRequest = (req: Request): boolean =>
-  req.method === 'GET' || req.method === 'HEAD' || (req.method === 'POST' && READ_POSTS.test(req.path));
+export const isReadRequest = (req: Request): boolean => reads.has(req);
 
 /**
- * Just before the route runs: a read whose client left while it waited (for its key's lookup, the
- * rate limiter, the pool) is dropped, as there is nobody to answer; any other read runs with its
- * queries bound to its signal (whileReading), so whatever route it is, the statement running when
- * its client goes away or its deadline passes is cancelled and the rest skipped.
+ * Runs the rest of a read (see the scope guard: a GET, or a route whose declared scope is `read`):
+ * one whose client left while it waited (for its key's lookup, the rate limiter, the pool) is
+ * dropped, as there is nobody to answer; any other runs with its queries bound to its signal
+ * (whileReading), so whatever route it is, the statement running when its client goes away or its
+ * deadline passes is cancelled and the rest skipped.
  */
-export const skipAbandonedReads: RequestHandler = (req, _res, next) => {
-  if (!isReadRequest(req)) return next();
+export function runAsRead(req: Request, next: NextFunction): void {
+  reads.add(req);
   const signal = requestSignal(req);
   if (!signal.aborted) whileReading(signal, next);
-};
+}

@@ -123,6 +123,14 @@ onPostgres('reads nobody waits for are abandoned', () => {
     await waitFor(async () => (await stuck('decisions')) === 0, 10_000);
   });
 
+  it('cancels any POST whose route needs only read scope past its deadline (an impact analysis)', async () => {
+    await serve({ REQUEST_TIMEOUT_MS: '1000' });
+    await holdMemoriesLock('projects');
+    const res = await t.request().post('/v1/projects/impact-analysis').set(bearer(acct.key)).send({ project: 'api', change_description: 'switch to kafka' });
+    expectError(res, 503, 'service_unavailable');
+    await waitFor(async () => (await stuck('projects')) === 0, 10_000);
+  });
+
   it('never abandons a write: past its deadline it is answered 503, yet it completes once the lock is gone', async () => {
     await serve({ REQUEST_TIMEOUT_MS: '1000' });
     await holdMemoriesLock();

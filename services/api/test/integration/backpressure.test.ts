@@ -98,60 +98,44 @@ describe('backpressure', () => {
     return status;
   };
 
-  it('lets a burst beyond the in-flight bound wait for a slot instead of refusing it', async () => {
-    await serve({ MAX_IN_FLIGHT_REQUESTS: '2', REQUEST_TIMEOUT_MS: '0' });
-    const held = await hold(2);
-    const waiting = [settled(quickGet()), settled(quickGet())];
-    await new Promise((r) => setTimeout(r, 200));
-    expect(waiting.map((w) => w.value)).toEqual([undefined, undefined]);
-    held[0]!.socket.destroy();
-    await waitFor(() => waiting.every((w) => w.value !== undefined));
-    expect(waiting.map((w) => w.value)).toEqual([200, 200]);
-  });
-
-  it('gives a freed slot to the newest waiter and refuses the oldest at once when the queue overflows', async () => {
-    await serve({ MAX_IN_FLIGHT_REQUESTS: '1', MAX_QUEUED_REQUESTS: '1', REQUEST_TIMEOUT_MS: '0' });
+  it('lets a burst beyond the in-flight bound wait for a slot, first come first served, instead of refusing it', async () => {
+    // A budget no loaded test machine reaches: this is about waiting, not the budget.
+    await serve({ MAX_IN_FLIGHT_REQUESTS: '1', MAX_QUEUE_DELAY_MS: '20000', REQUEST_TIMEOUT_MS: '0' });
+    const load = t.app.locals.load as LoadGauge;
     const held = await hold(1);
-    const oldest = settled(quickGet());
-    await new Promise((r) => setTimeout(r, 10));
-    expect(oldest.value).toBeUndefined();
-    const newest = settled(quickGet());
-    await waitFor(() => oldest.value !== undefined);
-    expect(oldest.value).toBe(503);
-    expect(newest.value).toBeUndefined();
+    const first = settled(quickGet());
+    await waitFor(() => load.queued() === 1);
+    const second = settled(quickGet());
+    await waitFor(() => load.queued() === 2);
     held[0]!.socket.destroy();
-    await waitFor(() => newest.value !== undefined);
-    expect(newest.value).toBe(200);
+    await waitFor(() => first.value !== undefined);
+    expect(first.value).toBe(200);
+    await waitFor(() => second.value !== undefined);
+    expect(second.value).toBe(200);
   });
 
-  it('on overflow also refuses the waiters already past the short wait, then refuses at once for a while (overload, not a burst)', async () => {
-    await serve({ MAX_IN_FLIGHT_REQUESTS: '1', MAX_QUEUED_REQUESTS: '2', REQUEST_TIMEOUT_MS: '0' });
+  it('refuses at once a request beyond the bounded queue, and serves the one waiting', async () => {
+    await serve({ MAX_IN_FLIGHT_REQUESTS: '1', MAX_QUEUED_REQUESTS: '1', MAX_QUEUE_DELAY_MS: '20000', REQUEST_TIMEOUT_MS: '0' });
+    const load = t.app.locals.load as LoadGauge;
     const held = await hold(1);
-    const older = settled(quickGet());
-    await new Promise((r) => setTimeout(r, 20));
-    const old = settled(quickGet());
-    await new Promise((r) => setTimeout(r, 20));
-    expect([older.value, old.value]).toEqual([undefined, undefined]);
-    const newest = settled(quickGet());
-    await waitFor(() => older.value !== undefined && old.value !== undefined);
-    expect([older.value, old.value]).toEqual([503, 503]);
-    // The queue has room again, but it is closed: the next request beyond the bound is refused at once.
-    const turnedAway = settled(quickGet());
-    await waitFor(() => turnedAway.value !== undefined);
-    expect(turnedAway.value).toBe(503);
-    expect(newest.value).toBeUndefined();
+    const waiting = settled(quickGet());
+    await waitFor(() => load.queued() === 1);
+    const res = await request();
+    expect(expectError(res, 503, 'service_unavailable').message).toMatch(/too many requests waiting/);
+    expect(res.headers['retry-after']).toBe('1');
+    expect(waiting.value).toBeUndefined();
     held[0]!.socket.destroy();
-    await waitFor(() => newest.value !== undefined);
-    expect(newest.value).toBe(200);
+    await waitFor(() => waiting.value !== undefined);
+    expect(waiting.value).toBe(200);
   });
 
-  it('refuses a request that waited MAX_QUEUE_WAIT_MS for a slot', async () => {
-    await serve({ MAX_IN_FLIGHT_REQUESTS: '1', MAX_QUEUE_WAIT_MS: '300', REQUEST_TIMEOUT_MS: '0' });
+  it('refuses a request still waiting for a slot past MAX_QUEUE_DELAY_MS', async () => {
+    await serve({ MAX_IN_FLIGHT_REQUESTS: '1', MAX_QUEUE_DELAY_MS: '300', REQUEST_TIMEOUT_MS: '0' });
     await hold(1);
     const started = Date.now();
     const res = await request();
-    expectError(res, 503, 'service_unavailable');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    expect(expectError(res, 503, 'service_unavailable').message).toMatch(/no slot within 300 ms/);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
   });
 
   it('answers a request that outlives its deadline with 503 and the envelope', async () => {
