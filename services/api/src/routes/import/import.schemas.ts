@@ -5,4 +5,5 @@ export type ImportQuery = ImportOptions;
 
 export const importQuery = Joi.object<ImportQuery>({
   on_conflict: Joi.string().valid('skip', 'overwrite').default('skip'),
+  auto_extract_entities: Joi.boolean(),
 }).options({ stripUnknown: true });
