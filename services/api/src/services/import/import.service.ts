@@ -1,4 +1,4 @@
-import { agentsRepository, IdentifiedKind, ImportLineError, importJobsRepository, ImportProgress, importRepository, memoryInsertRow, NewMemory, type Knex } from '@ams/db';
+import { agentsRepository, IdentifiedKind, IMPORT_TABLES, ImportLineError, importJobsRepository, ImportProgress, importRepository, memoryInsertRow, NewMemory, type Knex } from '@ams/db';
 import { toPgVector } from '@ams/embeddings';
 import { BATCH_ITEM_DEFAULTS, buildNewMemory, insertImportedMemories } from '@ams/memories';
 import type { AppContext } from '../../context';
@@ -20,6 +20,8 @@ export const MAX_REPORTED_ERRORS = 1_000;
 export const IMPORT_BATCH_LINES = 200;
 
 type Outcome = 'created' | 'updated' | 'skipped';
+/** A new memory prepared and waiting to be stored with the others of its batch (one statement). */
+const DEFERRED = 'deferred';
 type Rec = Record<string, unknown>;
 type DataType = Exclude<RecordType, 'header'>;
 
@@ -55,6 +57,14 @@ class ImportRun {
   /** superseded_by is set last: the superseding decision usually comes later in the stream. */
   readonly supersede: { line: number; id: string; ref: string }[] = [];
   autoExtract: boolean | null;
+  /** Agents named by memory records, resolved once per run. */
+  private readonly agentsByName = new Map<string, string>();
+  /** Ids of the current batch the account already held when the batch began (skip mode: skipped without a write). */
+  private present = new Set<string>();
+  /** New memories of the current batch, prepared, stored together by flushMemories. */
+  pending: Array<{ line: number; memory: NewMemory & { id: string } }> = [];
+  /** Ids of the current batch looked up when it began (present or not). */
+  private checked = new Set<string>();
 
   constructor(
     readonly ctx: AppContext,
@@ -82,8 +92,28 @@ class ImportRun {
     return found;
   }
 
+  /**
+   * Whether applying the record may write before it can fail: then it runs behind a savepoint. A new
+   * memory whose agent is known writes nothing until its batch's memories are stored together.
+   */
+  needsSavepoint(type: DataType, r: Rec): boolean {
+    if (type !== 'memory') return true;
+    const agentKnown = (typeof r.agent_id === 'string' && this.ids.agent.has(r.agent_id)) || (typeof r.agent === 'string' && this.agentsByName.has(r.agent));
+    return this.overwrite || !agentKnown;
+  }
+
+  private isPresent(kind: IdentifiedKind, r: Rec): boolean {
+    return this.present.has(`${kind}:${String(r.id)}`);
+  }
+
   async taken(db: Knex, kind: IdentifiedKind, r: Rec): Promise<{ id: string } | undefined> {
-    return (await importRepository.findById(db, kind, this.accountId, r.id as string)) ?? (await importRepository.findByNaturalKey(db, kind, this.accountId, r as Record<string, string>));
+    const id = r.id as string;
+    if (this.isPresent(kind, r)) return { id };
+    const mapped = this.ids[kind].get(id);
+    if (mapped) return { id: mapped };
+    if (kind === 'memory' && this.pending.some((m) => m.memory.id === id)) return { id };
+    const byId = this.checked.has(`${kind}:${id}`) ? undefined : await importRepository.findById(db, kind, this.accountId, id);
+    return byId ?? (await importRepository.findByNaturalKey(db, kind, this.accountId, r as Record<string, string>));
   }
 
   /** The text to embed for a record lacking a vector of the current model; undefined when it has one. */
@@ -104,12 +134,20 @@ class ImportRun {
    * that will be written (a record already here is not embedded unless it is to be overwritten).
    */
   async vectorsFor(batch: Parsed[]): Promise<Map<number, string>> {
+    const { knex } = this.ctx.db;
+    const records = batch.flatMap((p) => ('record' in p && Object.hasOwn(IMPORT_TABLES, p.type) ? [p] : []));
+    this.present = new Set();
+    this.checked = new Set();
+    for (const kind of new Set(records.map((p) => p.type as IdentifiedKind))) {
+      const ids = records.filter((p) => p.type === kind).map((p) => p.record.id as string);
+      for (const id of ids) this.checked.add(`${kind}:${id}`);
+      for (const id of await importRepository.existingIds(knex, kind, this.accountId, ids)) this.present.add(`${kind}:${id}`);
+    }
     const wanted: Array<{ line: number; text: string }> = [];
-    for (const p of batch) {
-      if (!('record' in p)) continue;
+    for (const p of records) {
       const text = this.textToEmbed(p.type, p.record);
       if (text === undefined) continue;
-      if (!this.overwrite && (await this.taken(this.ctx.db.knex, p.type as IdentifiedKind, p.record))) continue;
+      if (!this.overwrite && (this.isPresent(p.type as IdentifiedKind, p.record) || (await this.taken(knex, p.type as IdentifiedKind, p.record)))) continue;
       wanted.push({ line: p.line, text });
     }
     const out = new Map<number, string>();
@@ -132,11 +170,14 @@ class ImportRun {
   }
 
   /** A memory record prepared as a create prepares one (classifier, defaults, tier), with what the record carries. */
-  async memory(db: Knex, r: Rec, vector: string | undefined): Promise<{ id: string; outcome: Outcome }> {
+  async memory(db: Knex, r: Rec, line: number, vector: string | undefined): Promise<{ id: string; outcome: Outcome } | typeof DEFERRED> {
     const taken = await this.taken(db, 'memory', r);
     if (taken && !this.overwrite) return { id: taken.id, outcome: 'skipped' };
     let agentId = await this.ref(db, 'agent', r.agent_id);
-    if (!agentId && typeof r.agent === 'string') agentId = (await agentsRepository.ensureByName(db, this.accountId, r.agent)).id;
+    if (!agentId && typeof r.agent === 'string') {
+      agentId = this.agentsByName.get(r.agent) ?? (await agentsRepository.ensureByName(db, this.accountId, r.agent)).id;
+      this.agentsByName.set(r.agent, agentId);
+    }
     if (!agentId) throw new LineError(`agent_id: agent ${String(r.agent_id)} is neither in this import nor in the account, and the record names no agent`, 'memory', 'agent_id');
     const given = { ...BATCH_ITEM_DEFAULTS, ...r } as Rec;
     const prepared = buildNewMemory(
@@ -167,8 +208,8 @@ class ImportRun {
       archived: r.archived as boolean | undefined,
     };
     if (!taken) {
-      await insertImportedMemories(db, [memory], this.autoExtract);
-      return { id: memory.id, outcome: 'created' };
+      this.pending.push({ line, memory });
+      return DEFERRED;
     }
     const { id: _id, account_id: _account, ...columns } = memoryInsertRow(memory);
     await importRepository.overwrite(db, 'memory', this.accountId, taken.id, { ...columns, metadata: json(columns.metadata), embedding_error: null });
@@ -176,7 +217,7 @@ class ImportRun {
   }
 
   /** One validated record, in the caller's transaction. */
-  async apply(db: Knex, type: DataType, r: Rec, line: number, vector: string | undefined): Promise<Outcome> {
+  async apply(db: Knex, type: DataType, r: Rec, line: number, vector: string | undefined): Promise<Outcome | typeof DEFERRED> {
     const times = { created_at: r.created_at, updated_at: r.updated_at };
     const given = r.embedding as number[] | null | undefined;
     const embedding = vector !== undefined ? { embedding: vector, embedding_model: this.ctx.embedder.model } : given ? { embedding: toPgVector(given), embedding_model: this.ctx.embedder.model } : {};
@@ -206,8 +247,10 @@ class ImportRun {
             ...times,
           }),
         );
-      case 'memory':
-        return done('memory', await this.memory(db, r, vector));
+      case 'memory': {
+        const result = await this.memory(db, r, line, vector);
+        return result === DEFERRED ? result : done('memory', result);
+      }
       case 'entity':
         return done('entity', await this.upsert(db, 'entity', r, { name: r.name, entity_type: r.entity_type, metadata: json(r.metadata), ...times }));
       case 'entity_link': {
@@ -359,6 +402,32 @@ export async function runImport(ctx: AppContext, job: ImportJobRef, lines: Async
     const next = structuredClone(settled);
     const tally = new Tally(next);
     await knex.transaction(async (trx) => {
+      // New memories are stored together, before any other record (which may refer to them).
+      const flush = async () => {
+        const pending = run.pending;
+        run.pending = [];
+        if (pending.length === 0) return;
+        const stored = (m: (typeof pending)[number]) => {
+          run.ids.memory.set(m.memory.id, m.memory.id);
+          tally.outcome('memory', 'created');
+        };
+        try {
+          await trx.transaction((sp) => insertImportedMemories(sp, pending.map((m) => m.memory), run.autoExtract));
+          pending.forEach(stored);
+        } catch (err) {
+          if (!isDataError(err)) throw err;
+          // One of them is refused: each on its own, to name it.
+          for (const m of pending) {
+            try {
+              await trx.transaction((sp) => insertImportedMemories(sp, [m.memory], run.autoExtract));
+              stored(m);
+            } catch (one) {
+              if (!isDataError(one)) throw one;
+              tally.failLine(m.line, describe(one), 'memory');
+            }
+          }
+        }
+      };
       for (const p of batchLines) {
         if ('header' in p) continue;
         next.read++;
@@ -366,13 +435,17 @@ export async function runImport(ctx: AppContext, job: ImportJobRef, lines: Async
           tally.failLine(p.line, p.error);
           continue;
         }
+        if (p.type !== 'memory') await flush();
         try {
-          tally.outcome(p.type, await trx.transaction((sp) => run.apply(sp, p.type, p.record, p.line, vectors.get(p.line))));
+          const apply = (db: Knex) => run.apply(db, p.type, p.record, p.line, vectors.get(p.line));
+          const outcome = run.needsSavepoint(p.type, p.record) ? await trx.transaction(apply) : await apply(trx);
+          if (outcome !== DEFERRED) tally.outcome(p.type, outcome);
         } catch (err) {
           if (!(err instanceof LineError) && !isDataError(err)) throw err;
           tally.failLine(p.line, err instanceof LineError ? err : describe(err), p.type);
         }
       }
+      await flush();
       next.lines = lastLine;
       next.reembedded += vectors.size;
       await importJobsRepository.saveProgress(trx, job.accountId, job.jobId, next);
