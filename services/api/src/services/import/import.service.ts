@@ -358,11 +358,16 @@ const isDataError = (err: unknown) => /^2[23]/.test(String((err as { code?: stri
 
 export const emptyProgress = (): ImportProgress => ({ lines: 0, read: 0, stored: 0, skipped: 0, failed: 0, reembedded: 0, counts: {}, errorCount: 0, errors: [] });
 
+// eslint-disable-next-line no-control-regex -- NUL is exactly what this replaces
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/** A message may quote the line (a JSON parser's does): what jsonb cannot hold becomes U+FFFD. */
+const storable = (s: string) => s.replace(UNSTORABLE, '\ufffd');
+
 class Tally {
   constructor(readonly p: ImportProgress) {}
   error(e: ImportLineError) {
     this.p.errorCount++;
-    if (this.p.errors.length < MAX_REPORTED_ERRORS) this.p.errors.push(e);
+    if (this.p.errors.length < MAX_REPORTED_ERRORS) this.p.errors.push({ ...e, message: storable(e.message), ...(e.field ? { field: storable(e.field) } : {}) });
   }
   outcome(type: DataType | undefined, outcome: Outcome | 'failed') {
     if (type) (this.p.counts[type] ??= { created: 0, updated: 0, skipped: 0, failed: 0 })[outcome]++;
