@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import type { ImportOptions } from '../../services/import/import.service';
+import type { ImportOptions } from '../../services/import/import-port';
 
 export type ImportQuery = ImportOptions;
 

@@ -7,7 +7,8 @@ import type { Readable } from 'node:stream';
 import { ApiError } from '@ams/core';
 import { ImportJobRow, importJobsRepository } from '@ams/db';
 import type { AppContext } from '../../context';
-import { ImportOptions, runImport } from './import.service';
+import type { ImportJobsPort, ImportOptions } from './import-port';
+import { runImport } from './import.service';
 import { ndjsonLines } from './ndjson-lines';
 
 export const MAX_IMPORT_LINE_BYTES = 2 * 1024 * 1024;
@@ -41,7 +42,7 @@ export function presentImportJob(row: ImportJobRow) {
  * process is alive; a running job without one for IMPORT_STALE_AFTER_MS is reported failed with
  * the counts of its last committed batch (exact: rows and counters commit together).
  */
-export class ImportJobs {
+export class ImportJobs implements ImportJobsPort {
   private readonly running = new Map<string, { stop: AbortController; done: Promise<void> }>();
 
   constructor(private readonly ctx: AppContext) {}

@@ -6,13 +6,10 @@ import { RECORD_SCHEMAS, RecordType } from '../../routes/import/import-records.s
 import { findUnsafeText } from '../../validation/text-safety';
 import { decisionText } from '../decisions.service';
 import { patternText } from '../patterns.service';
+import type { ImportOptions } from './import-port';
 import type { InputLine } from './ndjson-lines';
 
-export interface ImportOptions {
-  on_conflict: 'skip' | 'overwrite';
-  /** As on a create; absent: a create's rule, except in an export (its entities travel as records of their own). */
-  auto_extract_entities?: boolean;
-}
+export type { ImportOptions } from './import-port';
 
 /** Line errors kept on the job; the count goes on past it. */
 export const MAX_REPORTED_ERRORS = 1_000;
