@@ -209,6 +209,13 @@ describe('export and import', () => {
     expect(again.body).toMatchObject({ status: 'completed', reembedded: 0, records: { read: records.length - 1, stored: 0, failed: 0, skipped: records.length - 1 } });
     const all = await exportOf(b.key, '');
     expect(all.filter((r) => r.type === 'memory')).toHaveLength(3);
+
+    // Within one file too: the same id twice, or two records with one client_id, store once.
+    const c = await createAccount(t.ctx);
+    const twice = { type: 'memory', id: '6f1d7c2e-0000-4000-8000-0000000000d1', agent: 'dup', content: 'said twice' };
+    const keyed = (n: number) => ({ type: 'memory', id: `6f1d7c2e-0000-4000-8000-0000000000e${n}`, agent: 'dup', content: `keyed ${n}`, client_id: 'same-key' });
+    const dup = await importInto(c.key, [twice, twice, keyed(1), keyed(2)]);
+    expect(dup.body).toMatchObject({ status: 'completed', records: { read: 4, stored: 2, skipped: 2, failed: 0 } });
   });
 
   it('prepares an imported memory as a create prepares it: equal field by field but for what the record carries', async () => {
@@ -271,6 +278,14 @@ describe('export and import', () => {
     expectError(await t.request().get('/v1/export').set(bearer(writer)), 403, 'authorization_error');
     expectError(await importInto(writer, [{ type: 'agent', id: '6f1d7c2e-0000-4000-8000-000000000002', name: 'x' }]), 403, 'authorization_error');
     expectError(await t.request().get('/v1/import/jobs/00000000-0000-4000-8000-000000000000').set(bearer(a.key)), 404, 'not_found');
+    expectError(await t.request().get('/v1/import/jobs/not-a-uuid').set(bearer(a.key)), 404, 'not_found');
+    // A job is its account's: another account's key finds nothing, a key without admin is refused.
+    const accepted = await sendImport(a.key, [{ type: 'agent', id: '6f1d7c2e-0000-4000-8000-000000000003', name: 'scoped' }]);
+    expect(accepted.status).toBe(202);
+    await t.ctx.imports!.settled(accepted.body.id);
+    const other = await createAccount(t.ctx);
+    expectError(await t.request().get(`/v1/import/jobs/${accepted.body.id}`).set(bearer(other.key)), 404, 'not_found');
+    expectError(await t.request().get(`/v1/import/jobs/${accepted.body.id}`).set(bearer(writer)), 403, 'authorization_error');
     expectError(await t.request().get('/v1/export'), 401, 'unauthorized');
     for (const query of ['format=pdf', 'created_after=yesterday', 'include_vectors=maybe']) {
       const res = await t.request().get(`/v1/export?${query}`).set(bearer(a.key));

@@ -108,7 +108,9 @@ class ImportRun {
     if (this.isPresent(kind, r)) return { id };
     const mapped = this.ids[kind].get(id);
     if (mapped) return { id: mapped };
-    if (kind === 'memory' && this.pending.some((m) => m.memory.id === id)) return { id };
+    // A memory of this batch waiting to be stored holds its id and client_id already.
+    const waiting = kind === 'memory' ? this.pending.find((m) => m.memory.id === id || (r.client_id && m.memory.clientId === r.client_id)) : undefined;
+    if (waiting) return { id: waiting.memory.id };
     const byId = this.checked.has(`${kind}:${id}`) ? undefined : await importRepository.findById(db, kind, this.accountId, id);
     return byId ?? (await importRepository.findByNaturalKey(db, kind, this.accountId, r as Record<string, string>));
   }
