@@ -50,13 +50,14 @@ export class ImportJobs implements ImportJobsPort {
   async start(accountId: string, body: Readable, q: ImportOptions): Promise<ImportJobRow> {
     const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'ams-import-'));
     const file = path.join(dir, `${crypto.randomUUID()}.ndjson`);
+    let job: ImportJobRow;
     try {
       await pipeline(body, fs.createWriteStream(file, { mode: 0o600 }));
+      job = await importJobsRepository.insert(this.ctx.db.knex, accountId, q.on_conflict);
     } catch (err) {
       await fs.promises.rm(dir, { recursive: true, force: true });
       throw err;
     }
-    const job = await importJobsRepository.insert(this.ctx.db.knex, accountId, q.on_conflict);
     const stop = new AbortController();
     const done = this.run(job, file, q, stop.signal).finally(async () => {
       this.running.delete(job.id);
