@@ -21,6 +21,8 @@ export type SearchInput = JsonBody<'/v1/memories/search', 'post'>;
 export type SearchResults = Ok<'/v1/memories/search', 'post', 200>;
 export type ListMemoriesQuery = Omit<Query<'/v1/memories', 'get'>, 'cursor' | 'offset'>;
 export type MemorySummary = Ok<'/v1/memories', 'get', 200>['data'][number];
+/** An import's job (POST /v1/import answers it 202; the NDJSON upload itself is a streaming call). */
+export type ImportJob = Ok<'/v1/import/jobs/{id}', 'get', 200>;
 
 export interface ClientOptions extends RetryOptions {
   /** e.g. http://127.0.0.1:8080 */
@@ -62,7 +64,11 @@ export function createMemoryClient(opts: ClientOptions) {
       } while (cursor);
     },
   };
-  return { raw, memories };
+  const imports = {
+    /** An import job's progress: exact at every moment (its counters commit with its records). */
+    job: (id: string) => unwrap<ImportJob>(raw.GET('/v1/import/jobs/{id}', { params: { path: { id } } })),
+  };
+  return { raw, memories, imports };
 }
 
 export type MemoryClient = ReturnType<typeof createMemoryClient>;

@@ -28,5 +28,6 @@ export * from './seal-webhook-secrets';
 export * from './repositories/memory-status-counts.repository';
 export * from './repositories/export.repository';
 export * from './repositories/import.repository';
+export * from './repositories/import-jobs.repository';
 export * from './repositories/reembed.repository';
 export * from './private-data-dir';

@@ -43,3 +43,14 @@ export async function storeMemories(deps: Pick<MemoryDeps, 'db' | 'dispatch'>, m
   dispatchAfterCommit(deps.dispatch, inserted.deliveries);
   return inserted;
 }
+
+/**
+ * Stores imported memories under the ids their records carry, with the entities a create would
+ * extract (per `autoExtract`): the same statement as a create, but announcing nothing (a restore of
+ * thousands of records fires no webhooks).
+ */
+export async function insertImportedMemories(db: Db, memories: Array<NewMemory & { id: string }>, autoExtract: boolean | null): Promise<MemoryRow[]> {
+  const { found } = entitiesToLink(memories, autoExtract);
+  const { rows } = await newMemoriesRepository.insertWithRecords(db, { memories, entities: found, events: [] });
+  return rows;
+}

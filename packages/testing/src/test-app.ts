@@ -101,6 +101,7 @@ export async function createTestApp(
     async close() {
       // The app's load gauge samples on a timer: left running, it would keep this app (and its test file's modules) alive.
       (api.locals.load as { close?: () => void } | undefined)?.close?.();
+      await ctx.imports?.close();
       await ingestion?.close();
       if (!opts.redis) await redis?.close();
       if (owned) await db.close();

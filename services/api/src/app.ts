@@ -29,6 +29,7 @@ import { entitiesRouter } from './routes/entities/entities.router';
 import { exportRouter } from './routes/export/export.router';
 import { healthRouter } from './routes/health/health.router';
 import { importRouter } from './routes/import/import.router';
+import { ImportJobs } from './services/import/import-jobs';
 import { ingestionRouter } from './routes/ingestion/ingestion.router';
 import { memoriesRouter } from './routes/memories/memories.router';
 import { metricsRouter } from './routes/metrics/metrics.router';
@@ -55,6 +56,7 @@ export function createApp(ctx: AppContext): Express {
 
   const limits = { redis: ctx.redis, keyPrefix: ctx.config.redisKeyPrefix, logger: ctx.logger };
   ctx.metrics ??= apiMetrics(ctx.db.knex);
+  ctx.imports ??= new ImportJobs(ctx);
   app.use(requestMetrics(ctx.metrics), requestId, requestLogger(ctx.logger), limitHeaderCount);
   // app.locals.load: what the process carries now (tests and diagnostics read it).
   app.locals.load = new LoadGauge(ctx);

@@ -5,6 +5,7 @@ import type { ModelLoader, ReembedRunner } from '@ams/ingestion';
 import type { Dispatch, IngestionPort } from '@ams/memories';
 import type { ApiMetrics } from './lib/api-metrics';
 import type { RedisConnection } from './lib/redis';
+import type { ImportJobsPort } from './services/import/import-port';
 
 /** Everything a request handler may reach; built once per process by server.ts (or a test). */
 export interface AppContext {
@@ -27,6 +28,8 @@ export interface AppContext {
   models?: ModelLoader;
   /** The in-process re-embed runner (embedded mode): woken when a run starts. */
   reembedRunner?: ReembedRunner;
+  /** This process's import jobs; createApp makes them when absent. */
+  imports?: ImportJobsPort;
 }
 
 export interface AuthContext {

@@ -79,6 +79,7 @@ runService(SHUTDOWN_GRACE_MS, async () => {
       server.closeIdleConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       metricsServer?.close();
+      await ctx.imports?.close();
       await ingestion.close();
       await webhooks.close();
       await redis?.close();

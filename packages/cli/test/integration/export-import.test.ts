@@ -83,12 +83,14 @@ describe('ams export and ams import', () => {
     expect(human.code).toBe(4);
     expect(human.stdout).toMatch(/^imported 3 lines/m);
     expect(human.stdout).toMatch(/^failed lines: 2$/m);
+    expect(human.stdout).toMatch(/^records: 3 read, 1 stored, 0 skipped, 2 failed$/m);
     expect(human.stdout).toMatch(/^ {2}line 2: /m);
     expect(human.stdout).toMatch(/^ {2}line 3: /m);
 
     const json = await ams(['--url', url, '--key', target.key, '--json', 'import', file]);
     expect(json.code).toBe(4);
-    const result = JSON.parse(json.stdout) as { error_count: number; errors: Array<{ line: number }>; counts: Record<string, { skipped: number }> };
+    const result = JSON.parse(json.stdout) as { status: string; error_count: number; errors: Array<{ line: number }>; counts: Record<string, { skipped: number }> };
+    expect(result.status).toBe('completed'); // the CLI followed the job to its end
     expect(result.errors.map((e) => e.line)).toEqual([2, 3]);
     expect(result.counts.memory!.skipped).toBe(1); // stored by the first run, skipped by default now
     const listed = await t.request().get('/v1/memories').set(bearer(target.key)).expect(200);

@@ -133,10 +133,34 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Import an export's NDJSON (the raw body, read line by line); existing ids are skipped or overwritten
-         * @description Requires the `admin` scope.
+         * Import an export's NDJSON (the raw body) as a job: accepted once received, then imported in batches
+         * @description Each line is validated as a create validates its body (types, lengths, dates within 100 years of now, no NUL or unpaired surrogates) and memories are prepared as a create prepares them (type classifier, defaults, entity extraction). Records keep their ids: an id (or natural key) the account already holds is skipped and counted, or overwritten with on_conflict=overwrite, so sending the same file twice stores nothing twice. Follow the job at its Location.
+         *
+         *     Requires the `admin` scope.
          */
         post: operations["postV1Import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/import/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An import job's progress: lines settled, records read, stored, skipped and failed, and each failed line
+         * @description What the job counts was committed with the records it counts, so it is exact at every moment, including after the API stopped mid-import (the job then reads failed once its heartbeat is older than IMPORT_STALE_AFTER_MS; send the same file again to finish).
+         *
+         *     Requires the `admin` scope.
+         */
+        get: operations["getV1ImportJobsId"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2002,6 +2026,7 @@ export interface operations {
         parameters: {
             query?: {
                 on_conflict?: "skip" | "overwrite";
+                auto_extract_entities?: boolean;
             };
             header?: never;
             path?: never;
@@ -2009,16 +2034,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description What each record type did, and the first line errors */
-            200: {
+            /** @description The job, running */
+            202: {
                 headers: {
+                    /** @description The job: /v1/import/jobs/{id} */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /** @constant */
-                        object: "import_result";
+                        object: "import_job";
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        status: "running" | "completed" | "failed";
+                        /** @enum {string} */
+                        on_conflict: "skip" | "overwrite";
+                        /** @description Every line up to this one is settled: stored, skipped or failed as counted, and committed with its records */
                         lines: number;
+                        records: {
+                            read: number;
+                            stored: number;
+                            skipped: number;
+                            failed: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description Per record type: created, updated, skipped, failed */
                         counts: {
                             [key: string]: unknown;
                         };
@@ -2027,10 +2070,18 @@ export interface operations {
                         errors: ({
                             line: number;
                             type?: string;
+                            field?: string;
                             message: string;
                         } & {
                             [key: string]: unknown;
                         })[];
+                        failure: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        /** Format: date-time */
+                        finished_at: string | null;
                     } & {
                         [key: string]: unknown;
                     };
@@ -2073,6 +2124,153 @@ export interface operations {
                 };
             };
             /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1ImportJobsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "import_job";
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        status: "running" | "completed" | "failed";
+                        /** @enum {string} */
+                        on_conflict: "skip" | "overwrite";
+                        /** @description Every line up to this one is settled: stored, skipped or failed as counted, and committed with its records */
+                        lines: number;
+                        records: {
+                            read: number;
+                            stored: number;
+                            skipped: number;
+                            failed: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description Per record type: created, updated, skipped, failed */
+                        counts: {
+                            [key: string]: unknown;
+                        };
+                        reembedded: number;
+                        error_count: number;
+                        errors: ({
+                            line: number;
+                            type?: string;
+                            field?: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        failure: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        /** Format: date-time */
+                        finished_at: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`admin`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
             422: {
                 headers: {
                     [name: string]: unknown;

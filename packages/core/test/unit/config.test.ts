@@ -72,6 +72,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ DB_PREPARED_STATEMENTS: 'false' }).dbPreparedStatements).toBe(false);
   });
 
+  it('reports an import job stale after 30 s without a heartbeat unless told otherwise', () => {
+    expect(loadConfig({}).importStaleAfterMs).toBe(30_000);
+    expect(loadConfig({ IMPORT_STALE_AFTER_MS: '2000' }).importStaleAfterMs).toBe(2_000);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).mode).toBe('embedded');
   });
@@ -79,6 +84,7 @@ describe('loadConfig', () => {
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
     [{ API_KEY_CACHE_MS: '-1' }, 'API_KEY_CACHE_MS'],
+    [{ IMPORT_STALE_AFTER_MS: '10' }, 'IMPORT_STALE_AFTER_MS'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ RATE_LIMIT_PER_MINUTE: '0' }, 'RATE_LIMIT_PER_MINUTE'],
     [{ WEBHOOK_RETRY_DELAYS_MS: '5s,25s' }, 'WEBHOOK_RETRY_DELAYS_MS'],

@@ -11,6 +11,7 @@ import { webhookSecretSealing } from './20261123_013_webhook_secret_sealing';
 import { dimensionlessVectors } from './20261123_020_dimensionless_vectors';
 import { searchGinNoPendingList } from './20261123_024_search_gin_no_pending_list';
 import { hnswLighterGraph } from './20261124_025_hnsw_lighter_graph';
+import { importJobs } from './20261125_026_import_jobs';
 
 /** Listed explicitly (not globbed) so tsx, jest and a bundled build all see the same set, in order. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -26,5 +27,6 @@ export const MIGRATIONS: readonly Migration[] = [
   dimensionlessVectors,
   searchGinNoPendingList,
   hnswLighterGraph,
+  importJobs,
 ];
 export type { Migration };

@@ -21,6 +21,13 @@ export const importRepository = {
     return db(IMPORT_TABLES[kind]).select('id').where({ account_id: accountId, id }).first();
   },
 
+  /** Which of these ids the account already holds (one query for a batch of lines). */
+  async existingIds(db: Knex, kind: IdentifiedKind, accountId: string, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows: Array<{ id: string }> = await db(IMPORT_TABLES[kind]).select('id').where('account_id', accountId).whereIn('id', ids);
+    return new Set(rows.map((r) => r.id));
+  },
+
   /**
    * The live row another record's natural key already names (agent name, project slug, session
    * external id, entity type + name, memory client id): an import maps onto it instead of failing.

@@ -76,8 +76,12 @@ export interface NewMemory {
   embeddingStatus: EmbeddingStatus;
   dedupThreshold?: number | null;
   webhookUrl?: string | null;
-  /** Defaults to now; test factories place memories in time. */
+  /** Defaults to now; test factories and imports place memories in time. */
   createdAt?: Date;
+  /** Defaults to createdAt (an import carries its own). */
+  updatedAt?: Date;
+  /** Defaults to false (an import carries its own). */
+  archived?: boolean;
 }
 
 /** The columns of a new memory's row (`id` when the caller chose it, else the database's default). */
@@ -102,7 +106,8 @@ export function memoryInsertRow(m: NewMemory & { id?: string }) {
     dedup_threshold: m.dedupThreshold ?? null,
     webhook_url: m.webhookUrl ?? null,
     created_at: m.createdAt,
-    updated_at: m.createdAt,
+    updated_at: m.updatedAt ?? m.createdAt,
+    archived: m.archived,
   };
 }
 

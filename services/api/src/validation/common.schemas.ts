@@ -39,6 +39,30 @@ export const nonBlank = (max: number) =>
       'string.maxChars': '{{#label}} must be at most {{#limit}} characters long',
     });
 
+/** How far from now a stored date may lie, either way: the one bound every date member of every schema shares. */
+export const DATE_RANGE_YEARS = 100;
+
+function dateBounds(now = new Date()): { min: Date; max: Date } {
+  const min = new Date(now);
+  min.setUTCFullYear(now.getUTCFullYear() - DATE_RANGE_YEARS);
+  const max = new Date(now);
+  max.setUTCFullYear(now.getUTCFullYear() + DATE_RANGE_YEARS);
+  return { min, max };
+}
+
+/**
+ * An ISO 8601 date within DATE_RANGE_YEARS of now. Beyond that the backends disagree (PGlite fails
+ * on dates PostgreSQL stores) and a far-future row would head every newest-first page for ever.
+ */
+export const isoDate = () =>
+  Joi.date()
+    .iso()
+    .custom((v: Date, helpers) => {
+      const { min, max } = dateBounds();
+      return v < min || v > max ? helpers.error('date.range', { min: min.toISOString(), max: max.toISOString() }) : v;
+    })
+    .messages({ 'date.range': `{{#label}} must lie within ${DATE_RANGE_YEARS} years of now (between {{#min}} and {{#max}})` });
+
 export const tags = Joi.array().items(Joi.string().min(1).max(100)).max(20);
 
 export const cursor = Joi.string()

@@ -111,6 +111,46 @@ describe('API processes under faults', () => {
     }
   }, 300_000);
 
+  it('an import SIGKILLed midway: what its job says was stored is exactly what is stored, and sending the file again finishes it', async () => {
+    const owner = await createAccount(t.ctx);
+    const env = { REDIS_KEY_PREFIX: `imp-${crypto.randomBytes(3).toString('hex')}`, RATE_LIMIT_PER_MINUTE: '100000', IMPORT_STALE_AFTER_MS: '2000' };
+    const total = 3_000;
+    const ndjson =
+      Array.from({ length: total }, (_, i) =>
+        JSON.stringify({ type: 'memory', id: crypto.randomUUID(), agent: 'importer', content: `imported memory ${i} about deploys and databases` }),
+      ).join('\n') + '\n';
+    const upload = (base: string) =>
+      fetch(`${base}/v1/import`, { method: 'POST', headers: { authorization: `Bearer ${owner.key}`, 'content-type': 'application/x-ndjson' }, body: ndjson });
+    type Job = { id: string; status: string; lines: number; records: { read: number; stored: number; skipped: number; failed: number } };
+    const job = async (base: string, id: string) => (await (await call(base, 'GET', `/v1/import/jobs/${id}`, undefined, owner.key)).json()) as Job;
+    const stored = async () => Number((await t.ctx.db.knex('memories').where({ account_id: owner.accountId }).count({ n: '*' }).first())!.n);
+
+    const first = await startApi(env);
+    const accepted = await upload(first.base);
+    expect(accepted.status).toBe(202);
+    const { id } = (await accepted.json()) as Job;
+    await waitFor(async () => (await job(first.base, id)).records.stored >= 400, 60_000, 'some batches committed');
+    expect(await stopProcess(first.child, 'SIGKILL')).toBeNull();
+
+    // Straight after the kill, and again once the job reads failed: its counts are the rows.
+    const [row] = await t.ctx.db.knex('import_jobs').where({ account_id: owner.accountId, id });
+    expect(row.records_stored).toBeLessThan(total);
+    expect(await stored()).toBe(row.records_stored);
+    const second = await startApi(env);
+    let failed: Job | undefined;
+    await waitFor(async () => (failed = await job(second.base, id)).status === 'failed', 30_000, 'the job reads failed');
+    expect(failed!.records).toEqual({ read: row.records_read, stored: row.records_stored, skipped: 0, failed: 0 });
+    expect(failed!.lines).toBe(row.lines);
+    expect(await stored()).toBe(failed!.records.stored);
+
+    // The same file again: what was stored is skipped, the rest stored, nothing twice.
+    const again = (await (await upload(second.base)).json()) as Job;
+    let done: Job | undefined;
+    await waitFor(async () => (done = await job(second.base, again.id)).status !== 'running', 120_000, 'the second import ends');
+    expect(done).toMatchObject({ status: 'completed', lines: total, records: { read: total, stored: total - failed!.records.stored, skipped: failed!.records.stored, failed: 0 } });
+    expect(await stored()).toBe(total);
+  }, 300_000);
+
   it('two API processes share one rate limit through Redis', async () => {
     const env = { REDIS_KEY_PREFIX: `rl2-${crypto.randomBytes(3).toString('hex')}`, RATE_LIMIT_PER_MINUTE: '20' };
     const [a, b] = [await startApi(env), await startApi(env)];

@@ -23,9 +23,18 @@ describe('export and import', () => {
     expect(res.headers['content-type']).toMatch(/application\/x-ndjson/);
     return (res.body as string).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Rec);
   };
-  const importInto = (key: string, lines: Array<Rec | string>, query = '') => {
+  const sendImport = (key: string, lines: Array<Rec | string>, query = '') => {
     const body = lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n';
     return t.request().post(`/v1/import${query}`).set(bearer(key)).set('Content-Type', 'application/x-ndjson').send(body);
+  };
+  /** Sends the lines, then answers the job once it has ended: GET /v1/import/jobs/{id}. */
+  const importInto = async (key: string, lines: Array<Rec | string>, query = '') => {
+    const accepted = await sendImport(key, lines, query);
+    if (accepted.status !== 202) return accepted;
+    expect(accepted.headers.location).toBe(`/v1/import/jobs/${accepted.body.id}`);
+    expect(accepted.body).toMatchObject({ object: 'import_job', status: 'running' });
+    await t.ctx.imports!.settled(accepted.body.id);
+    return t.request().get(accepted.headers.location!).set(bearer(key));
   };
   /** An export minus what must differ between two exports: when it was made. */
   const comparable = (records: Rec[]) => records.map((r) => (r.type === 'header' ? { ...r, exported_at: 'x' } : r));
@@ -77,7 +86,8 @@ describe('export and import', () => {
     const b = await createAccount(t.ctx);
     const res = await importInto(b.key, first);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ object: 'import_result', lines: first.length, error_count: 0, errors: [], reembedded: 0 });
+    expect(res.body).toMatchObject({ object: 'import_job', status: 'completed', lines: first.length, error_count: 0, errors: [], reembedded: 0, failure: null });
+    expect(res.body.records).toEqual({ read: first.length - 1, stored: first.length - 1, skipped: 0, failed: 0 });
     expect(res.body.counts.memory).toEqual({ created: 3, updated: 0, skipped: 0, failed: 0 });
     const second = await exportOf(b.key);
     // Ids are kept (they are free in a fresh account); only the webhook's secret does not travel.
@@ -96,7 +106,7 @@ describe('export and import', () => {
   it('on_conflict skip keeps what is stored; overwrite replaces it', async () => {
     const b = await createAccount(t.ctx);
     const records = await exportOf(a.key);
-    await importInto(b.key, records).expect(200);
+    expect((await importInto(b.key, records)).status).toBe(200);
     await t.request().patch(`/v1/memories/${ids.m1}`).set(bearer(b.key)).send({ content: 'Changed in B' }).expect(200);
 
     const skipped = await importInto(b.key, records);
@@ -131,7 +141,7 @@ describe('export and import', () => {
   it('reports each bad line with its number and type, skips it, and changes nothing stored', async () => {
     const b = await createAccount(t.ctx);
     const records = await exportOf(a.key);
-    await importInto(b.key, records).expect(200);
+    expect((await importInto(b.key, records)).status).toBe(200);
     const m1 = records.find((r) => r.id === ids.m1)!;
     const lines: Array<Rec | string> = [
       '{"type": "memory", "id": ',
@@ -147,14 +157,80 @@ describe('export and import', () => {
     expect(res.body.error_count).toBe(6);
     expect(res.body.errors).toEqual([
       { line: 1, message: expect.stringMatching(/^not valid JSON/) },
-      { line: 2, message: expect.stringMatching(/unknown record type "gizmo"/) },
-      { line: 3, type: 'memory', message: expect.stringMatching(/^importance: .*number/) },
-      { line: 4, type: 'memory', message: expect.stringMatching(/^memory_type: /) },
-      { line: 5, type: 'entity_link', message: expect.stringMatching(/^entity_id: entity 0{8}-.* is neither in this import nor in the account/) },
+      { line: 2, field: 'type', message: expect.stringMatching(/unknown record type "gizmo"/) },
+      { line: 3, type: 'memory', field: 'importance', message: expect.stringMatching(/^importance: .*number/) },
+      { line: 4, type: 'memory', field: 'memory_type', message: expect.stringMatching(/^memory_type: /) },
+      { line: 5, type: 'entity_link', field: 'entity_id', message: expect.stringMatching(/^entity_id: entity 0{8}-.* is neither in this import nor in the account/) },
       { line: 6, message: 'a record must be a JSON object' },
     ]);
     expect(res.body.counts.agent).toEqual({ created: 1, updated: 0, skipped: 0, failed: 0 });
     expect((await t.request().get(`/v1/memories/${ids.m1}`).set(bearer(b.key))).body).toMatchObject({ content: m1.content, importance: 0.9 });
+  });
+
+  it('refuses content a create refuses (NUL, lone surrogates, far dates, lengths), naming line and field, never SQL', async () => {
+    const b = await createAccount(t.ctx);
+    const id = (n: number) => `6f1d7c2e-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    const memory = (n: number, extra: Rec | object = {}) => ({ type: 'memory', id: id(n), agent: 'importer', content: `memory number ${n}`, ...extra });
+    const lines = [
+      memory(1, { content: 'nul \u0000 inside' }),
+      memory(2, { content: 'lone \ud800 surrogate' }),
+      memory(3, { created_at: '+100000-01-01T00:00:00Z' }),
+      memory(4, { created_at: '10000-01-01T00:00:00Z' }),
+      memory(5, { updated_at: '-000001-01-01T00:00:00Z' }),
+      memory(6, { content: 'x'.repeat(100_001) }),
+      memory(7, { metadata: { 'k\u0000': 1 } }),
+      memory(8),
+    ];
+    const res = await importInto(b.key, lines);
+    expect(res.body).toMatchObject({ status: 'completed', records: { read: 8, stored: 1, skipped: 0, failed: 7 }, error_count: 7, reembedded: 1 });
+    expect(res.body.errors.map((e: { line: number; field?: string }) => [e.line, e.field])).toEqual([
+      [1, 'content'],
+      [2, 'content'],
+      [3, 'created_at'],
+      [4, 'created_at'],
+      [5, 'updated_at'],
+      [6, 'content'],
+      [7, 'metadata'],
+    ]);
+    for (const e of res.body.errors as Array<{ message: string }>) expect(e.message).not.toMatch(/insert into|select |\$1|values \(/i);
+    expect(res.body.errors[2].message).toMatch(/within 100 years of now/);
+    // Only the good line is stored (and was the only one embedded); the list of the account still pages.
+    const list = await t.request().get('/v1/memories?limit=1').set(bearer(b.key));
+    expect(list.body.data.map((m: { id: string }) => m.id)).toEqual([id(8)]);
+  });
+
+  it('stores nothing twice when the same file is sent again, and embeds nothing it skips', async () => {
+    const b = await createAccount(t.ctx);
+    const records = (await exportOf(a.key, '')).filter((r) => r.type !== 'webhook');
+    const first = await importInto(b.key, records);
+    expect(first.body.records.failed).toBe(0);
+    expect(first.body.reembedded).toBe(6); // 3 memories, 2 decisions, 1 pattern: no vectors in this export
+    const again = await importInto(b.key, records);
+    expect(again.body).toMatchObject({ status: 'completed', reembedded: 0, records: { read: records.length - 1, stored: 0, failed: 0, skipped: records.length - 1 } });
+    const all = await exportOf(b.key, '');
+    expect(all.filter((r) => r.type === 'memory')).toHaveLength(3);
+
+    // Within one file too: the same id twice, or two records with one client_id, store once.
+    const c = await createAccount(t.ctx);
+    const twice = { type: 'memory', id: '6f1d7c2e-0000-4000-8000-0000000000d1', agent: 'dup', content: 'said twice' };
+    const keyed = (n: number) => ({ type: 'memory', id: `6f1d7c2e-0000-4000-8000-0000000000e${n}`, agent: 'dup', content: `keyed ${n}`, client_id: 'same-key' });
+    const dup = await importInto(c.key, [twice, twice, keyed(1), keyed(2)]);
+    expect(dup.body).toMatchObject({ status: 'completed', records: { read: 4, stored: 2, skipped: 2, failed: 0 } });
+  });
+
+  it('prepares an imported memory as a create prepares it: equal field by field but for what the record carries', async () => {
+    const b = await createAccount(t.ctx);
+    const content = 'Decided to deploy the Atlas service to Kubernetes on Friday with Alice';
+    const created = await post(b.key, '/v1/memories', { agent_id: 'planner', content });
+    const importedId = '6f1d7c2e-0000-4000-8000-00000000abcd';
+    const res = await importInto(b.key, [{ type: 'memory', id: importedId, agent: 'planner', content }], '?on_conflict=skip');
+    expect(res.body).toMatchObject({ status: 'completed', records: { stored: 1 } });
+    const a1 = (await t.request().get(`/v1/memories/${created.id}`).set(bearer(b.key))).body;
+    const a2 = (await t.request().get(`/v1/memories/${importedId}`).set(bearer(b.key))).body;
+    const differ = ['id', 'created_at', 'updated_at', 'last_accessed_at'];
+    const strip = (m: Record<string, unknown>) => Object.fromEntries(Object.entries(m).filter(([k]) => !differ.includes(k)));
+    expect(strip(a2)).toEqual(strip(a1));
+    expect(a2.memory_type).not.toBe('fact');
   });
 
   it('filters by agent, project and creation time', async () => {
@@ -201,6 +277,15 @@ describe('export and import', () => {
     const writer = await a.keyWith(['read', 'write', 'delete']);
     expectError(await t.request().get('/v1/export').set(bearer(writer)), 403, 'authorization_error');
     expectError(await importInto(writer, [{ type: 'agent', id: '6f1d7c2e-0000-4000-8000-000000000002', name: 'x' }]), 403, 'authorization_error');
+    expectError(await t.request().get('/v1/import/jobs/00000000-0000-4000-8000-000000000000').set(bearer(a.key)), 404, 'not_found');
+    expectError(await t.request().get('/v1/import/jobs/not-a-uuid').set(bearer(a.key)), 404, 'not_found');
+    // A job is its account's: another account's key finds nothing, a key without admin is refused.
+    const accepted = await sendImport(a.key, [{ type: 'agent', id: '6f1d7c2e-0000-4000-8000-000000000003', name: 'scoped' }]);
+    expect(accepted.status).toBe(202);
+    await t.ctx.imports!.settled(accepted.body.id);
+    const other = await createAccount(t.ctx);
+    expectError(await t.request().get(`/v1/import/jobs/${accepted.body.id}`).set(bearer(other.key)), 404, 'not_found');
+    expectError(await t.request().get(`/v1/import/jobs/${accepted.body.id}`).set(bearer(writer)), 403, 'authorization_error');
     expectError(await t.request().get('/v1/export'), 401, 'unauthorized');
     for (const query of ['format=pdf', 'created_after=yesterday', 'include_vectors=maybe']) {
       const res = await t.request().get(`/v1/export?${query}`).set(bearer(a.key));

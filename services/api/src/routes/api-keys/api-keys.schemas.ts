@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { SCOPES, Scope } from '../../lib/scopes';
-import { pagination, uuid } from '../../validation/common.schemas';
+import { isoDate, pagination, uuid } from '../../validation/common.schemas';
 import type { Cursor } from '@ams/db';
 
 export interface CreateApiKeyBody {
@@ -17,7 +17,7 @@ export const createApiKeyBody = Joi.object<CreateApiKeyBody>({
     .min(1)
     .unique()
     .required(),
-  expires_at: Joi.date().iso().greater('now').messages({ 'date.greater': 'expires_at must be in the future' }),
+  expires_at: isoDate().greater('now').messages({ 'date.greater': 'expires_at must be in the future' }),
   agent_id: uuid,
 });
 

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import type { ExportInput } from '../../services/export/export.service';
+import { isoDate } from '../../validation/common.schemas';
 
 export type ExportQuery = ExportInput;
 
@@ -9,7 +10,7 @@ export const exportQuery = Joi.object<ExportQuery>({
   agent: Joi.string().min(1).max(255),
   /** A project's slug. */
   project: Joi.string().min(1).max(100),
-  created_after: Joi.date().iso(),
-  created_before: Joi.date().iso(),
+  created_after: isoDate(),
+  created_before: isoDate(),
   include_vectors: Joi.boolean().default(false),
 }).options({ stripUnknown: true });

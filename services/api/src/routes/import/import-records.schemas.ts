@@ -1,11 +1,11 @@
 import Joi from 'joi';
 import { EMBEDDING_STATUSES, EVENT_TYPES, MEMORY_TYPES, TIERS, VISIBILITIES } from '@ams/memories';
 import { ENTITY_TYPES } from '@ams/text';
-import { metadata, nonBlank, tags, uuid } from '../../validation/common.schemas';
+import { isoDate, metadata, nonBlank, tags, uuid } from '../../validation/common.schemas';
 
 // The body's lines, validated one by one as the import streams them (apart from the query schema,
 // which the import service's own input type types: no cycle between the two).
-const timestamp = Joi.date().iso();
+const timestamp = isoDate();
 const optionalText = (max: number) => Joi.string().max(max).allow(null);
 const object = Joi.object().unknown(true);
 const vector = Joi.array().items(Joi.number()).min(1).max(4096).allow(null);

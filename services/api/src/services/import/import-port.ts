@@ -1,0 +1,18 @@
+import type { Readable } from 'node:stream';
+import type { ImportJobRow } from '@ams/db';
+
+export interface ImportOptions {
+  on_conflict: 'skip' | 'overwrite';
+  /** As on a create; absent: a create's rule, except in an export (its entities travel as records of their own). */
+  auto_extract_entities?: boolean;
+}
+
+/** What the app reaches of the process's import jobs (import-jobs.ts), without depending on the importer. */
+export interface ImportJobsPort {
+  start(accountId: string, body: Readable, q: ImportOptions): Promise<ImportJobRow>;
+  get(accountId: string, id: string): Promise<ImportJobRow>;
+  /** Stops every running job after the batch it is writing. */
+  close(): Promise<void>;
+  /** Resolves when the job has ended in this process. */
+  settled(id: string): Promise<void>;
+}
