@@ -39,6 +39,11 @@ export class AdmissionQueue {
     private readonly maxWaitMs: number,
   ) {}
 
+  /** How many requests wait now. */
+  get size(): number {
+    return this.waiting.length;
+  }
+
   /** Queues a request; false when nothing may wait (capacity 0, or shedding), and the caller refuses it. `leave()` drops it. */
   enter(admit: () => void, refuse: () => void): { leave: () => void } | false {
     const now = performance.now();

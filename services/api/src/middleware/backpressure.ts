@@ -31,6 +31,8 @@ const POOL_INTERVAL_MS = 500;
 /** What this process is carrying right now; the bounds of backpressure() are checked against it. */
 export class LoadGauge {
   inFlight = 0;
+  /** The admission queue of the backpressure() this gauge serves (its size is what tests wait on). */
+  admission?: AdmissionQueue;
   private delayMs = 0;
   private readonly histogram = monitorEventLoopDelay({ resolution: 10 });
   private readonly timer: NodeJS.Timeout;
@@ -114,6 +116,7 @@ function unavailable(req: Request, res: Response, err: ApiError): void {
 export function backpressure(ctx: AppContext, gauge = new LoadGauge(ctx)): RequestHandler {
   const { requestTimeoutMs: timeoutMs, maxQueued, maxQueueWaitMs } = ctx.config.backpressure;
   const queue = new AdmissionQueue(maxQueued, maxQueueWaitMs);
+  gauge.admission = queue;
   const refuse = (req: Request, res: Response, reason: string) =>
     unavailable(req, res, new ApiError('service_unavailable', `Service overloaded (${reason}); retry in ${RETRY_AFTER_SECONDS} second.`));
   const start = (req: Request, res: Response, next: NextFunction) => {

@@ -2,7 +2,11 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { LoadGauge } from '../../src/middleware/backpressure';
+import { performance } from 'node:perf_hooks';
 import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp, waitFor } from '@ams/testing';
+
+/** A little more than the admission queue's wait while it stands (5 ms). */
+const STANDING_WAIT_MS = 10;
 
 /**
  * Requests held in progress by a client that sends its headers and then only part of its body: the
@@ -66,6 +70,9 @@ describe('backpressure', () => {
     expect((await request()).status).toBe(200);
   });
 
+  /** Requests waiting in the admission queue. */
+  const queued = () => (t.app.locals.load as LoadGauge).admission?.size ?? 0;
+
   /** Holds `n` requests in progress. */
   const hold = async (n: number) => {
     const load = t.app.locals.load as LoadGauge;
@@ -99,10 +106,11 @@ describe('backpressure', () => {
   };
 
   it('lets a burst beyond the in-flight bound wait for a slot instead of refusing it', async () => {
-    await serve({ MAX_IN_FLIGHT_REQUESTS: '2', REQUEST_TIMEOUT_MS: '0' });
+    // The wait limit is not what this checks: generous, so a loaded machine's slow answers do not reach it.
+    await serve({ MAX_IN_FLIGHT_REQUESTS: '2', MAX_QUEUE_WAIT_MS: '20000', REQUEST_TIMEOUT_MS: '0' });
     const held = await hold(2);
     const waiting = [settled(quickGet()), settled(quickGet())];
-    await new Promise((r) => setTimeout(r, 200));
+    await waitFor(() => queued() === 2, 5_000, 'two waiting', 1);
     expect(waiting.map((w) => w.value)).toEqual([undefined, undefined]);
     held[0]!.socket.destroy();
     await waitFor(() => waiting.every((w) => w.value !== undefined));
@@ -113,7 +121,7 @@ describe('backpressure', () => {
     await serve({ MAX_IN_FLIGHT_REQUESTS: '1', MAX_QUEUED_REQUESTS: '1', REQUEST_TIMEOUT_MS: '0' });
     const held = await hold(1);
     const oldest = settled(quickGet());
-    await new Promise((r) => setTimeout(r, 10));
+    await waitFor(() => queued() === 1, 5_000, 'the oldest waiting', 1);
     expect(oldest.value).toBeUndefined();
     const newest = settled(quickGet());
     await waitFor(() => oldest.value !== undefined);
@@ -128,9 +136,12 @@ describe('backpressure', () => {
     await serve({ MAX_IN_FLIGHT_REQUESTS: '1', MAX_QUEUED_REQUESTS: '2', REQUEST_TIMEOUT_MS: '0' });
     const held = await hold(1);
     const older = settled(quickGet());
-    await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => queued() === 1, 5_000, 'the older waiting', 1);
     const old = settled(quickGet());
-    await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => queued() === 2, 5_000, 'the old waiting', 1);
+    // Both must have waited past the standing wait (a few ms) before the overflow: the policy's own clock.
+    const bothQueuedAt = performance.now();
+    await waitFor(() => performance.now() - bothQueuedAt > STANDING_WAIT_MS, 5_000, 'past the standing wait', 1);
     expect([older.value, old.value]).toEqual([undefined, undefined]);
     const newest = settled(quickGet());
     await waitFor(() => older.value !== undefined && old.value !== undefined);
