@@ -11,9 +11,18 @@ import { ADMIN_DATABASE_URL, databaseUrlFor, TEST_REDIS_URL, workerDatabaseName 
  * span accounts, so two files sharing a database could claim each other's rows.
  * Every name starts with TEST_DATABASE_NAME, which the teardown drops by prefix.
  */
+/** The names after jest's --selectProjects (jest keeps them out of the global config). */
+function selectedProjects(): string[] {
+  const at = process.argv.indexOf('--selectProjects');
+  if (at < 0) return [];
+  const rest = process.argv.slice(at + 1);
+  const end = rest.findIndex((arg) => arg.startsWith('-'));
+  return end < 0 ? rest : rest.slice(0, end);
+}
+
 export default async function globalSetup(globalConfig: Config.GlobalConfig): Promise<void> {
-  // `npm run test:unit` needs no services.
-  if (globalConfig.selectProjects?.length === 1 && globalConfig.selectProjects[0] === 'unit') return;
+  // `npm run test:unit` (--selectProjects unit) needs no services.
+  if (selectedProjects().join() === 'unit') return;
   const runId = `${Date.now().toString(36)}_${crypto.randomBytes(3).toString('hex')}`;
   const runName = `ams_test_${runId}`;
   const template = `${runName}_tpl`;

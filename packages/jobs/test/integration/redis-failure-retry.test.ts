@@ -22,7 +22,10 @@ async function freePort(): Promise<number> {
 
 const accepts = (port: number) =>
   new Promise<boolean>((resolve) => {
-    const s = net.connect(port, '127.0.0.1', () => (s.end(), resolve(true)));
+    const s = net.connect(port, '127.0.0.1', () => {
+      s.end();
+      resolve(true);
+    });
     s.on('error', () => resolve(false));
   });
 
@@ -46,7 +49,9 @@ const blockedClients = async (port: number) => {
     let out = '';
     s.on('data', (d) => {
       out += d;
-      if (out.includes('blocked_clients')) (s.end(), resolve(out));
+      if (!out.includes('blocked_clients')) return;
+      s.end();
+      resolve(out);
     });
     s.on('error', () => resolve(''));
   });

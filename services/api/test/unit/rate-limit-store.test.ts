@@ -54,9 +54,11 @@ class FakeRedis {
         this.keys.set(key, { value: Number(want), expiresAt: Date.now() + Number(ttl) });
         return Promise.resolve(Number(want));
       }
-      case 'DECR':
-        this.live(rest[0]!) && this.keys.get(rest[0]!)!.value--;
-        return Promise.resolve(0);
+      case 'DECR': {
+        const entry = this.live(rest[0]!);
+        if (entry) entry.value--;
+        return Promise.resolve(entry?.value ?? 0);
+      }
       case 'DEL':
         this.keys.delete(rest[0]!);
         return Promise.resolve(1);
