@@ -8,15 +8,40 @@ const shared: Config.InitialProjectOptions = {
   },
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json'],
+  // Each jest worker's own database and Redis key prefix (see test/global-setup.ts).
+  setupFiles: ['<rootDir>/test/worker-env.ts'],
 };
 
 /**
- * unit: pure code, no services. integration: real PostgreSQL + pgvector and Redis; the global setup
- * creates one database for the run and drops it afterwards.
+ * Suites that start, SIGKILL or SIGTERM processes (API servers, the embedding worker, the webhook
+ * dispatcher, redis-server, a browser): the `processes` projects, which run them one at a time
+ * beside the other worker's ordinary files (test/process-suite.ts).
+ */
+const PROCESS_SUITES = [
+  'services/api/test/integration/api-process-faults.test.ts',
+  'services/api/test/integration/rate-limit-outage.test.ts',
+  'services/api/test/integration/metrics.test.ts',
+  'services/embedding-worker/test/integration/worker-process.test.ts',
+  'services/embedding-worker/test/integration/reembed-process.test.ts',
+  'services/webhook-dispatcher/test/integration/dispatcher.test.ts',
+  'services/webhook-dispatcher/test/integration/redis-restart.test.ts',
+  'packages/console/test/integration/console.browser.test.ts',
+  'packages/jobs/test/integration/redis-failure-retry.test.ts',
+];
+const asPattern = (file: string) => `/${file.replace(/[.]/g, '\\.')}$`;
+const PROCESS_SUITE_PATTERNS = PROCESS_SUITES.map(asPattern);
+/** The API's suites that run on both backends (the API process faults need a server database). */
+const API_PROCESS_SUITES_ON_PGLITE = PROCESS_SUITES.filter((f) => f.startsWith('services/api/') && !f.endsWith('api-process-faults.test.ts'));
+
+/**
+ * unit: pure code, no services. integration: real PostgreSQL + pgvector and Redis, on the jest
+ * worker's own clone of the run's migrated database. integration (pglite): the API suite again on
+ * PGlite. processes / processes (pglite): the suites that start and kill processes, one at a time.
  */
 const config: Config.InitialOptions = {
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
+  testSequencer: '<rootDir>/test/sequencer.js',
   testTimeout: 30_000,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{packages,services}/*/test/unit/**/*.test.ts'] },
@@ -24,6 +49,7 @@ const config: Config.InitialOptions = {
       ...shared,
       displayName: 'integration',
       testMatch: ['<rootDir>/{packages,services}/*/test/integration/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', ...PROCESS_SUITE_PATTERNS],
     },
     {
       // The API suite again on PGlite, the database of `npm start`. Only the API's suite: the worker and
@@ -32,10 +58,22 @@ const config: Config.InitialOptions = {
       ...shared,
       displayName: 'integration (pglite)',
       testMatch: ['<rootDir>/services/api/test/integration/**/*.test.ts'],
-      // Real API processes sharing one database: a server's, never an in-memory PGlite. The file-mode
-      // test starts its own embedded process whatever the backend, so once is enough.
-      testPathIgnorePatterns: ['/node_modules/', 'api-process-faults\\.test\\.ts$', 'embedded-file-modes\\.test\\.ts$'],
+      // Suites that start processes run in the projects below. The file-mode test starts its own embedded
+      // process whatever the backend, so once is enough.
+      testPathIgnorePatterns: ['/node_modules/', ...PROCESS_SUITE_PATTERNS, 'embedded-file-modes\.test\.ts$'],
       setupFilesAfterEnv: ['<rootDir>/test/pglite-backend.ts'],
+    },
+    {
+      ...shared,
+      displayName: 'processes',
+      testMatch: PROCESS_SUITES.map((f) => `<rootDir>/${f}`),
+      setupFilesAfterEnv: ['<rootDir>/test/process-suite.ts'],
+    },
+    {
+      ...shared,
+      displayName: 'processes (pglite)',
+      testMatch: API_PROCESS_SUITES_ON_PGLITE.map((f) => `<rootDir>/${f}`),
+      setupFilesAfterEnv: ['<rootDir>/test/pglite-backend.ts', '<rootDir>/test/process-suite.ts'],
     },
   ],
 };

@@ -1,24 +1,58 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
+import type { Config } from '@jest/types';
 import { createDatabase, createPostgresDatabase, migrateLatest } from '@ams/db';
-import { ADMIN_DATABASE_URL, TEST_REDIS_URL } from './test-env';
+import { ADMIN_DATABASE_URL, databaseUrlFor, TEST_REDIS_URL, workerDatabaseName } from './test-env';
 
-/** One database per test run, migrated once; every test file reaches it through DATABASE_URL. */
-export default async function globalSetup(): Promise<void> {
+/**
+ * One migrated template database for the run, and a clone of it per jest worker (CREATE DATABASE …
+ * TEMPLATE copies files: far quicker than migrating again). Each worker's files reach their clone
+ * through DATABASE_URL (test/worker-env.ts): the embedding worker's and webhook dispatcher's claims
+ * span accounts, so two files sharing a database could claim each other's rows.
+ * Every name starts with TEST_DATABASE_NAME, which the teardown drops by prefix.
+ */
+/** The names after jest's --selectProjects (jest keeps them out of the global config). */
+function selectedProjects(): string[] {
+  const at = process.argv.indexOf('--selectProjects');
+  if (at < 0) return [];
+  const rest = process.argv.slice(at + 1);
+  const end = rest.findIndex((arg) => arg.startsWith('-'));
+  return end < 0 ? rest : rest.slice(0, end);
+}
+
+export default async function globalSetup(globalConfig: Config.GlobalConfig): Promise<void> {
+  // `npm run test:unit` (--selectProjects unit) needs no services.
+  if (selectedProjects().join() === 'unit') return;
   const runId = `${Date.now().toString(36)}_${crypto.randomBytes(3).toString('hex')}`;
-  const dbName = `ams_test_${runId}`;
-  const url = await createPostgresDatabase(ADMIN_DATABASE_URL, dbName);
-  const db = await createDatabase({ databaseUrl: url, dataDir: '', dbPoolMax: 1 });
+  const runName = `ams_test_${runId}`;
+  const template = `${runName}_tpl`;
+  // Set first, so the teardown drops whatever got made even when a step below fails.
+  process.env.TEST_DATABASE_NAME = runName;
+  const templateUrl = await createPostgresDatabase(ADMIN_DATABASE_URL, template);
+  const db = await createDatabase({ databaseUrl: templateUrl, dataDir: '', dbPoolMax: 1 });
   try {
     await migrateLatest(db.knex);
   } finally {
     await db.close();
   }
+  // Eagerly, one per worker jest may start (JEST_WORKER_ID is 1..maxWorkers): a clone takes a
+  // fraction of a second, and made here no two workers ever race to make one.
+  const admin = await createDatabase({ databaseUrl: ADMIN_DATABASE_URL, dataDir: '', dbPoolMax: 1 });
+  try {
+    for (let id = 1; id <= Math.max(1, globalConfig.maxWorkers); id++) {
+      const name = workerDatabaseName(runName, String(id));
+      await admin.knex.raw(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+      // Test data is thrown away: no commit waits for its WAL flush.
+      await admin.knex.raw(`ALTER DATABASE ${name} SET synchronous_commit = off`);
+    }
+  } finally {
+    await admin.close();
+  }
   process.env.NODE_ENV = 'test';
-  process.env.DATABASE_URL = url;
-  process.env.TEST_DATABASE_NAME = dbName;
+  // The template's URL; test/worker-env.ts points each worker at its clone.
+  process.env.DATABASE_URL = databaseUrlFor(templateUrl, template);
   process.env.REDIS_URL = TEST_REDIS_URL;
-  process.env.REDIS_KEY_PREFIX = `ams_test_${runId}`;
+  process.env.REDIS_KEY_PREFIX = runName;
   // Tests never load the developer's ./models: those that need a model name the generated one's
   // directory, and a re-embed of the default model (the fuzz test's `{}` body) finds nothing to start.
   process.env.MODEL_DIR = path.join(__dirname, '..', '.cache', 'no-models');

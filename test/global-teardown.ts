@@ -1,19 +1,29 @@
 import { createClient } from 'redis';
-import { dropPostgresDatabase } from '@ams/db';
+import { createDatabase, dropPostgresDatabase } from '@ams/db';
 import { ADMIN_DATABASE_URL, TEST_REDIS_URL } from './test-env';
 
-/** Drops the run's database and its Redis keys, whatever the tests left behind. */
+/**
+ * Drops every database of the run (the template, each worker's clone, scratch databases a failed
+ * test left behind: all named after TEST_DATABASE_NAME) and the run's Redis keys (every worker's
+ * prefix starts with it).
+ */
 export default async function globalTeardown(): Promise<void> {
-  const dbName = process.env.TEST_DATABASE_NAME;
-  if (dbName) await dropPostgresDatabase(ADMIN_DATABASE_URL, dbName);
-  const prefix = process.env.REDIS_KEY_PREFIX;
-  if (prefix) {
-    const redis = createClient({ url: TEST_REDIS_URL });
-    await redis.connect();
-    try {
-      for await (const key of redis.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) await redis.del(key);
-    } finally {
-      await redis.quit();
-    }
+  const runName = process.env.TEST_DATABASE_NAME;
+  if (!runName) return;
+  const admin = await createDatabase({ databaseUrl: ADMIN_DATABASE_URL, dataDir: '', dbPoolMax: 1 });
+  let names: string[];
+  try {
+    const rows = (await admin.knex.raw(`select datname from pg_database where starts_with(datname, ?)`, [runName])).rows as Array<{ datname: string }>;
+    names = rows.map((r) => r.datname);
+  } finally {
+    await admin.close();
+  }
+  for (const name of names) await dropPostgresDatabase(ADMIN_DATABASE_URL, name);
+  const redis = createClient({ url: TEST_REDIS_URL });
+  await redis.connect();
+  try {
+    for await (const key of redis.scanIterator({ MATCH: `${runName}*`, COUNT: 500 })) await redis.del(key);
+  } finally {
+    await redis.quit();
   }
 }

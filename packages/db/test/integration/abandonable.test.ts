@@ -35,21 +35,85 @@ describe('abandonable (PostgreSQL)', () => {
   });
 
   it("never cancels the next request's statement of the same text, even when the abandoned one ends as its cancel is sent", async () => {
-    // One connection: the next request runs on the backend the abandoned one just used.
+    // The race, forced step by step: the abandoned statement ends on the server after its cancel
+    // was sent but before it lands; the next request's identical statement is queued for the same
+    // (only) connection. The cancel must land before that connection serves anyone else.
     const single = await createDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: '', dbPoolMax: 1 });
+    const first = await createDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: '', dbPoolMax: 1 });
+    const second = await createDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: '', dbPoolMax: 1 });
+    const client = single.knex.client as {
+      pool: { numPendingAcquires(): number };
+      acquireRawConnection(): Promise<unknown>;
+      destroyRawConnection(connection: unknown): Promise<void>;
+    };
+    const acquireRaw = client.acquireRawConnection;
+    const destroyRaw = client.destroyRawConnection;
+    const lockId = 29_000_002;
+    const sql = `select pg_advisory_xact_lock(${lockId}) /* same_text */`;
+    /** Sessions queued for the advisory lock; with `text`, only those running that statement. */
+    const waitingOnLock = (text?: string) =>
+      db.knex
+        .raw(
+          `select count(*)::int as n from pg_locks l join pg_stat_activity a using (pid)
+            where l.locktype = 'advisory' and l.objid = ? and not l.granted and (?::text is null or a.query = ?)`,
+          [lockId, text ?? null, text ?? null],
+        )
+        .then((r) => r.rows[0].n as number);
+    let firstLock: Knex.Transaction | undefined;
+    let secondLock: Knex.Transaction | undefined;
     try {
-      for (const abortAfterMs of [285, 290, 295, 298, 300, 302, 305]) {
-        const sql = `select pg_sleep(0.3) /* same_text */`;
-        const controller = new AbortController();
-        const abandoned = abandonable(single.knex, controller.signal).raw(sql).catch(() => undefined);
-        const next = abandonable(single.knex, new AbortController().signal).raw(sql);
-        await new Promise((r) => setTimeout(r, abortAfterMs));
-        controller.abort(new Error('gone'));
-        await abandoned;
-        await expect(next).resolves.toBeDefined();
-      }
+      // The lock the abandoned statement waits on, and a second holder queued behind it: when the
+      // first holder lets go, the abandoned statement runs and ends, and the second takes the lock,
+      // so the next statement (same text) will wait on it, running when the cancel lands.
+      firstLock = await first.knex.transaction();
+      await firstLock.raw('select pg_advisory_xact_lock(?)', [lockId]);
+      const controller = new AbortController();
+      const abandoned = abandonable(single.knex, controller.signal).raw(sql).then(() => 'ended', (err: unknown) => err);
+      await waitFor(async () => (await waitingOnLock()) === 1);
+      secondLock = await second.knex.transaction();
+      const secondHolds = secondLock.raw('select pg_advisory_xact_lock(?)', [lockId]).then(() => undefined);
+      await waitFor(async () => (await waitingOnLock()) === 2);
+      const next = abandonable(single.knex, new AbortController().signal).raw(sql).then(() => 'ended', (err: unknown) => err);
+      await waitFor(async () => client.pool.numPendingAcquires() === 1);
+
+      // The cancel is sent (its connection held at the door), then the abandoned statement ends.
+      let openDoor!: () => void;
+      const door = new Promise<void>((resolve) => (openDoor = resolve));
+      let cancelSent = false;
+      let cancelLanded = false;
+      client.acquireRawConnection = async function (this: unknown) {
+        cancelSent = true;
+        await door;
+        return acquireRaw.call(this);
+      };
+      // The cancel's connection is closed once its statement has run.
+      client.destroyRawConnection = async function (this: unknown, connection: unknown) {
+        await destroyRaw.call(this, connection);
+        cancelLanded = true;
+      };
+      controller.abort(new Error('gone'));
+      await waitFor(async () => cancelSent);
+      await firstLock.commit();
+      firstLock = undefined;
+      await secondHolds;
+      // The abandoned statement has ended on the server. A round trip later its reply has reached this
+      // process too: a connection released now would already carry the next statement to the server.
+      await db.knex.raw('select 1');
+      // Either the connection is still held for the cancel (pending acquire), or the next statement got
+      // it: then let the cancel land only once that statement is running, where it would stop it.
+      await waitFor(async () => client.pool.numPendingAcquires() === 1 || (await waitingOnLock(sql)) === 1);
+      openDoor();
+      await waitFor(async () => cancelLanded);
+      expect(await abandoned).toBe('ended');
+      await secondLock.commit();
+      secondLock = undefined;
+      expect(await next).toBe('ended');
     } finally {
-      await single.close();
+      client.acquireRawConnection = acquireRaw;
+      client.destroyRawConnection = destroyRaw;
+      await firstLock?.rollback();
+      await secondLock?.rollback();
+      await Promise.all([single.close(), first.close(), second.close()]);
     }
   });
 

@@ -1,16 +1,112 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
 import { createLogger, loadConfig } from '@ams/core';
 import { JobQueue, MAX_REDIS_FAILURE_RETRY_MS } from '../../src/job-queue';
-import { TEST_REDIS_URL } from '../../../../test/test-env';
 
-describe('a worker queue after a long Redis outage', () => {
-  it("keeps Bee-Queue's BRPOPLPUSH retry wait under a ceiling however many failures doubled it", async () => {
-    const logger = createLogger('test', loadConfig({ ...process.env, LOG_LEVEL: 'error' }));
-    const q = new JobQueue<{ id: string }>('retry-cap-test', { redisUrl: TEST_REDIS_URL, prefix: `ams-test-${process.pid}`, isWorker: true, logger });
-    const internals = q.queue as unknown as { _redisFailureRetryDelay: number };
-    // What Bee-Queue does after each failure: 1 s, 2 s, 4 s, … 30 failures in, 12 days.
-    internals._redisFailureRetryDelay = 1000;
-    for (let i = 0; i < 30; i++) internals._redisFailureRetryDelay = internals._redisFailureRetryDelay * 2;
-    expect(internals._redisFailureRetryDelay).toBe(MAX_REDIS_FAILURE_RETRY_MS);
-    await q.close();
+// (packages/jobs's tests do not depend on @ams/testing, which depends on this package through the API.)
+async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer().listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = net.connect(port, '127.0.0.1', () => {
+      s.end();
+      resolve(true);
+    });
+    s.on('error', () => resolve(false));
   });
+
+/** A redis-server of this test's own: stopping it disturbs nobody else. */
+async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  await waitFor(() => accepts(port), 5_000, `redis-server on ${port}`);
+  return child;
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+const blockedClients = async (port: number) => {
+  const info = await new Promise<string>((resolve) => {
+    const s = net.connect(port, '127.0.0.1', () => s.write('INFO clients\r\n'));
+    let out = '';
+    s.on('data', (d) => {
+      out += d;
+      if (!out.includes('blocked_clients')) return;
+      s.end();
+      resolve(out);
+    });
+    s.on('error', () => resolve(''));
+  });
+  return Number(/blocked_clients:(\d+)/.exec(info)?.[1] ?? 0);
+};
+
+/**
+ * Bee-Queue waits 1 s after a BRPOPLPUSH that Redis dropped, and doubles the wait after each further
+ * drop until the worker next takes a job: uncapped, five restarts of an idle worker's Redis mean a
+ * 16 s wait before it looks for jobs again (thirty, twelve days). The cap holds every wait to
+ * MAX_REDIS_FAILURE_RETRY_MS. (Commands sent while Redis is down wait in the client's offline queue
+ * rather than fail, so only a restart while the BRPOPLPUSH is in flight counts as a failure.)
+ */
+const FAILURES = 5;
+const UNCAPPED_WAIT_MS = 1000 * 2 ** (FAILURES - 1);
+/** Reconnecting and reloading the scripts after the last restart, on a loaded machine. */
+const SLACK_MS = 3_000;
+
+describe('a worker queue after repeated Redis restarts', () => {
+  let redis: ChildProcess | undefined;
+  let worker: JobQueue<{ n: number }> | undefined;
+  let producer: JobQueue<{ n: number }> | undefined;
+  afterEach(async () => {
+    await producer?.close(1_000);
+    await worker?.close(1_000);
+    if (redis) await stop(redis);
+  });
+
+  it('takes jobs again within the capped wait once Redis is back, however often it went away', async () => {
+    expect(MAX_REDIS_FAILURE_RETRY_MS + SLACK_MS).toBeLessThan(UNCAPPED_WAIT_MS);
+    const port = await freePort();
+    redis = await startRedis(port);
+    const logger = createLogger('test', loadConfig({ ...process.env, LOG_LEVEL: 'error' }));
+    const options = { redisUrl: `redis://127.0.0.1:${port}`, prefix: 'retry-cap', logger };
+    worker = new JobQueue<{ n: number }>('retry-cap-test', { ...options, isWorker: true });
+    producer = new JobQueue<{ n: number }>('retry-cap-test', { ...options, isWorker: false });
+    const done: number[] = [];
+    worker.process(1, async ({ n }) => void done.push(n));
+    let failures = 0;
+    worker.queue.on('error', () => failures++);
+
+    expect(await producer.enqueue('before', { n: 1 })).toBe(true);
+    await waitFor(() => done.includes(1), 10_000, 'the job before the restarts');
+
+    for (let k = 1; k <= FAILURES; k++) {
+      // The worker's BRPOPLPUSH is blocked in Redis: a restart now drops it.
+      await waitFor(async () => (await blockedClients(port)) === 1, 30_000, `the worker's BRPOPLPUSH before restart ${k}`);
+      await stop(redis);
+      await waitFor(() => failures >= k, 10_000, `failure ${k}`);
+      redis = await startRedis(port);
+    }
+    await waitFor(() => producer!.canTakeJobs(), 10_000, 'the producer reconnected');
+    expect(await producer.enqueue('after', { n: 2 })).toBe(true);
+    const back = Date.now();
+    await waitFor(() => done.includes(2), MAX_REDIS_FAILURE_RETRY_MS + SLACK_MS, 'the job after the restarts');
+    expect(Date.now() - back).toBeLessThan(UNCAPPED_WAIT_MS);
+  }, 120_000);
 });

@@ -5,10 +5,22 @@ const owner = { accountId: 'acct', agentId: 'agent' };
 const nowhere = { sessionId: null, projectId: null };
 
 describe('buildNewMemory: the one preparation of every create', () => {
-  it('classifies the type and tiers by importance when neither is given', () => {
+  it('tiers by importance when no tier is given', () => {
     const m = buildNewMemory(owner, { content: 'We decided to use PostgreSQL', metadata: {}, visibility: 'private', importance: 0.9 }, nowhere);
     expect(m).toMatchObject({ accountId: 'acct', agentId: 'agent', tier: 'hot', tierExplicit: false, sessionId: null, projectId: null });
-    expect(typeof m.memoryType).toBe('string');
+  });
+
+  // Texts whose class differs from the default (fact), so a create that skipped classification fails here.
+  it.each([
+    ['preference', 'User prefers dark mode and vim keybindings'],
+    ['task', 'TODO: add retries to the webhook dispatcher'],
+    ['event', 'Deployed v2.3 to production yesterday at 14:00'],
+    ['insight', 'Turns out the flaky test was caused by a shared temp directory'],
+    ['system', 'You are a helpful assistant. Always answer in French.'],
+    ['fact', 'The service stores embeddings in pgvector'],
+  ])('classifies the type when none is given: %s for %s', (memoryType, content) => {
+    const m = buildNewMemory(owner, { content, metadata: {}, visibility: 'private', importance: 0.5 }, nowhere);
+    expect(m.memoryType).toBe(memoryType);
   });
 
   it('keeps an explicit type and tier', () => {
