@@ -11,6 +11,8 @@ import { webhookSecretSealing } from './20261123_013_webhook_secret_sealing';
 import { dimensionlessVectors } from './20261123_020_dimensionless_vectors';
 import { searchGinNoPendingList } from './20261123_024_search_gin_no_pending_list';
 import { hnswLighterGraph } from './20261124_025_hnsw_lighter_graph';
+import { projectRegistration } from './20261125_026_project_registration';
+import { implicitProjectsUnregistered } from './20261125_027_implicit_projects_unregistered';
 
 /** Listed explicitly (not globbed) so tsx, jest and a bundled build all see the same set, in order. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -26,5 +28,7 @@ export const MIGRATIONS: readonly Migration[] = [
   dimensionlessVectors,
   searchGinNoPendingList,
   hnswLighterGraph,
+  projectRegistration,
+  implicitProjectsUnregistered,
 ];
 export type { Migration };
