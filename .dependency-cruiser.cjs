@@ -98,7 +98,7 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     skipAnalysisNotInRules: true,
-    // Workspaces publish subpaths through package.json "exports" (e.g. @ams/memories/vocabulary).
+    // Workspaces publish subpaths through package.json "exports" (e.g. @ams/memories/worker).
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['require', 'node', 'default'] },
   },
 };
