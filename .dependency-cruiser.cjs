@@ -10,10 +10,14 @@ const path = require('node:path');
 
 const SERVICES = fs.readdirSync(path.join(__dirname, 'services')).join('|');
 const BY_NAME_SERVICE = `^node_modules/@ams/(${SERVICES})/`;
-/** A workspace's entry points: src/index.ts, plus the subpaths its package.json "exports" names. */
+/**
+ * A workspace's entry points: src/index.ts, plus the subpaths its package.json "exports" names (as
+ * sources: the "default" condition; "ams-dist" names the built files production runs).
+ */
 const exported = (dir) => {
   const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, dir, 'package.json'), 'utf8'));
-  return Object.values(pkg.exports ?? {}).map((file) => `node_modules/@ams/${path.basename(dir)}/${path.normalize(file)}`);
+  const source = (target) => (typeof target === 'string' ? target : target.default);
+  return Object.values(pkg.exports ?? {}).map((target) => `node_modules/@ams/${path.basename(dir)}/${path.normalize(source(target))}`);
 };
 const WORKSPACES = ['packages', 'services'].flatMap((root) => fs.readdirSync(path.join(__dirname, root)).map((name) => `${root}/${name}`));
 const ENTRY = ['^node_modules/@ams/[^/]+/src/index\\.ts$', ...WORKSPACES.flatMap(exported).map((p) => `^${p.replace(/[.]/g, '\\.')}$`)].join('|');
@@ -47,7 +51,8 @@ module.exports = {
       comment: 'Another workspace is reached only through its entry (src/index.ts), never its other files or its tests.',
       severity: 'error',
       from: {},
-      to: { path: '^node_modules/@ams/', pathNot: ENTRY },
+      // A path the workspace's "exports" does not name does not resolve at all: caught here too.
+      to: { path: ['^node_modules/@ams/', '^@ams/[^/]+/.'], pathNot: ENTRY },
     },
     {
       name: 'workspace-by-relative-path',
@@ -98,7 +103,7 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     skipAnalysisNotInRules: true,
-    // Workspaces publish subpaths through package.json "exports" (e.g. @ams/memories/vocabulary).
+    // Workspaces publish subpaths through package.json "exports" (e.g. @ams/memories/worker).
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['require', 'node', 'default'] },
   },
 };

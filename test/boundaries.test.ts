@@ -93,3 +93,52 @@ describe('boundary rules (npm run lint)', () => {
     expect(violations.filter((v) => rightFiles.has(v.from))).toEqual([]);
   });
 });
+
+/**
+ * The workspace graph (.dependency-cruiser.workspaces.cjs) on a throw-away tree of three workspaces
+ * linked by name as npm links them: alpha and beta need each other, though no file-level cycle
+ * exists (alpha's entry imports beta's; another file of beta imports alpha's). gamma needs alpha only.
+ */
+describe('workspace cycles (npm run lint)', () => {
+  let root: string;
+  let violations: Violation[];
+  let exitCode: number;
+
+  beforeAll(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'ams-workspace-cycle-'));
+    write(root, 'package.json', JSON.stringify({ name: 'fixture', private: true, workspaces: ['packages/*'] }));
+    write(root, 'tsconfig.json', JSON.stringify({ compilerOptions: { module: 'commonjs', moduleResolution: 'node' } }));
+    const workspace = (name: string, deps: string[], files: Record<string, string>) => {
+      write(root, `packages/${name}/package.json`, JSON.stringify({ name: `@fx/${name}`, main: 'src/index.ts', dependencies: Object.fromEntries(deps.map((d) => [`@fx/${d}`, '*'])) }));
+      for (const [file, code] of Object.entries(files)) write(root, `packages/${name}/src/${file}`, code);
+      fs.mkdirSync(path.join(root, 'node_modules/@fx'), { recursive: true });
+      fs.symlinkSync(`../../packages/${name}`, path.join(root, `node_modules/@fx/${name}`), 'dir');
+    };
+    workspace('alpha', ['beta'], { 'index.ts': "export { beta } from '@fx/beta';\nexport const alpha = 1;\n" });
+    workspace('beta', ['alpha'], { 'index.ts': 'export const beta = 2;\n', 'uses-alpha.ts': "import { alpha } from '@fx/alpha';\nexport const both = alpha + 1;\n" });
+    workspace('gamma', ['alpha'], { 'index.ts': "export { alpha } from '@fx/alpha';\n" });
+    const cruise = (extra: string[]) =>
+      execFileSync(process.execPath, [CLI, '--config', path.join(ROOT, '.dependency-cruiser.workspaces.cjs'), ...extra, 'packages'], {
+        cwd: root,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    violations = JSON.parse(cruise(['--output-type', 'json'])).summary.violations;
+    try {
+      cruise([]);
+      exitCode = 0;
+    } catch (err) {
+      exitCode = (err as { status: number }).status;
+    }
+  }, 60_000);
+
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('fails the lint run on a cycle between two workspaces that no file-level cycle shows', () => {
+    expect(exitCode).not.toBe(0);
+    expect(violations.map((v) => [v.from, v.rule.name]).sort()).toEqual([
+      ['packages/alpha/src', 'workspace-cycle'],
+      ['packages/beta/src', 'workspace-cycle'],
+    ]);
+  });
+});

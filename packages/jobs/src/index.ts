@@ -1,2 +1,4 @@
 export * from './queues';
 export * from './job-queue';
+export * from './slots';
+export * from './lease-loop';

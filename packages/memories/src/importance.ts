@@ -3,7 +3,7 @@ import type { Caller, MemoryDeps } from './deps';
 import { patchMemory } from './memories.service';
 import { requireVisibleMemory } from './memory-scope';
 import { tierForImportance } from './tiering';
-import type { Tier } from './vocabulary';
+import type { Tier } from '@ams/vocabulary';
 
 export interface SetImportanceInput {
   importance: number;

@@ -1,5 +1,5 @@
 // The memory domain: routes validate and call these; the embedding worker calls completeEmbeddings.
-export * from './vocabulary';
+export * from '@ams/vocabulary';
 export * from './inputs';
 export * from './deps';
 export * from './agent-ref';

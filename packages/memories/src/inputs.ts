@@ -1,5 +1,5 @@
 import type { Cursor, MetadataCondition } from '@ams/db';
-import type { EmbeddingStatus, MemoryType, SearchMode, SearchScope, Tier, Visibility } from './vocabulary';
+import type { EmbeddingStatus, MemoryType, SearchMode, SearchScope, Tier, Visibility } from '@ams/vocabulary';
 
 /**
  * What the memory domain takes, already validated (and defaulted) by the caller: the route schemas

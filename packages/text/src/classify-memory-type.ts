@@ -1,5 +1,5 @@
 import { nlpInput, parseText, type ParsedText, type TaggedTerm } from './compromise-doc';
-import type { MemoryType } from '@ams/memories/vocabulary';
+import type { MemoryType } from '@ams/vocabulary';
 import { extractEntities } from './extract-entities';
 
 // Cue lists run on lowercased text with curly apostrophes straightened.

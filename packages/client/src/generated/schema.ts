@@ -1005,8 +1005,10 @@ export interface paths {
         get: operations["getV1Projects"];
         put?: never;
         /**
-         * Create a project
-         * @description Requires the `write` scope.
+         * Create (register) a project
+         * @description A write that names an unknown project slug (a memory's `project`, a decision's `project_slug`, ...) creates that project with only its slug. Registering that slug afterwards completes the same project: 201 with its id, creation time and memories kept, and the name, description, stack and repo URL given here (metadata merged). Registering a slug that was already registered is 409.
+         *
+         *     Requires the `write` scope.
          */
         post: operations["postV1Projects"];
         delete?: never;
@@ -10310,7 +10312,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
+            /** @description Created, or an implicitly created project completed */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -10375,7 +10377,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A project with that slug exists */
+            /** @description A registered project with that slug exists */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -12,6 +12,8 @@ import { dimensionlessVectors } from './20261123_020_dimensionless_vectors';
 import { searchGinNoPendingList } from './20261123_024_search_gin_no_pending_list';
 import { hnswLighterGraph } from './20261124_025_hnsw_lighter_graph';
 import { importJobs } from './20261125_026_import_jobs';
+import { projectRegistration } from './20261125_027_project_registration';
+import { implicitProjectsUnregistered } from './20261125_028_implicit_projects_unregistered';
 
 /** Listed explicitly (not globbed) so tsx, jest and a bundled build all see the same set, in order. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -28,5 +30,7 @@ export const MIGRATIONS: readonly Migration[] = [
   searchGinNoPendingList,
   hnswLighterGraph,
   importJobs,
+  projectRegistration,
+  implicitProjectsUnregistered,
 ];
 export type { Migration };

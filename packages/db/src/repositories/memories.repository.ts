@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { byScore, explainNearest, nearestInOneStatement, nearestNeighbours } from '../nearest';
 import { bm25Candidates } from '../keyword-ranking';
-import type { EmbeddingStatus, MemoryType, Tier, Visibility } from '@ams/memories/vocabulary';
+import type { EmbeddingStatus, MemoryType, Tier, Visibility } from '@ams/vocabulary';
 import { Page, PageParams, paginate } from '../pagination';
 import { prepared } from '../prepared-statements';
 import { literalDimensions, vectorMatch } from '../vector-column';

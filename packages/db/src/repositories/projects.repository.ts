@@ -10,6 +10,8 @@ export interface ProjectRow {
   stack: Record<string, unknown>;
   repo_url: string | null;
   metadata: Record<string, unknown>;
+  /** false while the project exists only because a write named its slug. */
+  registered: boolean;
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
@@ -32,10 +34,10 @@ export const projectsRepository = {
     return db('projects').where({ account_id: accountId, slug }).whereNull('deleted_at').first();
   },
 
-  /** The live project of that slug, created (named after its slug) when missing: writes may name new projects (docs/clients.md, "Names instead of ids"). */
+  /** The live project of that slug, created unregistered (named after its slug) when missing: writes may name new projects (docs/clients.md, \"Names instead of ids\"). */
   async ensureBySlug(db: Knex, accountId: string, slug: string): Promise<ProjectRow> {
     await db.raw(
-      `INSERT INTO projects (account_id, slug, name) VALUES (?, ?, ?)
+      `INSERT INTO projects (account_id, slug, name, registered) VALUES (?, ?, ?, false)
        ON CONFLICT (account_id, slug) WHERE deleted_at IS NULL DO NOTHING`,
       [accountId, slug, slug],
     );
@@ -58,6 +60,28 @@ export const projectsRepository = {
       })
       .returning('*');
     return row as ProjectRow;
+  },
+
+  /**
+   * Registers the live, not yet registered project of that slug with the registration's fields
+   * (metadata merged into what it has); undefined when there is none. The row lock makes two
+   * concurrent registrations of one slug serial: the second finds it registered.
+   */
+  async completeRegistration(db: Knex, p: ProjectPatch & { accountId: string; slug: string; name: string }): Promise<ProjectRow | undefined> {
+    const [row] = await db('projects')
+      .where({ account_id: p.accountId, slug: p.slug, registered: false })
+      .whereNull('deleted_at')
+      .update({
+        registered: true,
+        name: p.name,
+        description: p.description ?? null,
+        stack: p.stack ?? {},
+        repo_url: p.repoUrl ?? null,
+        metadata: db.raw('projects.metadata || ?::jsonb', [JSON.stringify(p.metadata ?? {})]),
+        updated_at: db.fn.now(),
+      })
+      .returning('*');
+    return row as ProjectRow | undefined;
   },
 
   async list(db: Knex, accountId: string, page: PageParams): Promise<Page<ProjectRow>> {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { EventType } from '@ams/memories/vocabulary';
+import type { EventType } from '@ams/vocabulary';
 import { Page, PageParams, paginate } from '../pagination';
 
 export interface DeliveryRow {

@@ -1,4 +1,4 @@
-import { MEMORY_TYPES, type MemoryType } from '@ams/memories/vocabulary';
+import { MEMORY_TYPES, type MemoryType } from '@ams/vocabulary';
 import { classifyMemoryType } from '../../src/classify-memory-type';
 
 describe('classifyMemoryType', () => {

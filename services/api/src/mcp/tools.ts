@@ -7,10 +7,11 @@ import { memoryDeps, requestResources } from '../memory-deps';
 import { buildContextBody } from '../routes/context/context.schemas';
 import { checkDecisionsBody, createDecisionBody } from '../routes/decisions/decisions.schemas';
 import { createEntityBody, linkBody } from '../routes/entities/entities.schemas';
-import { listAgentsQuery } from '../routes/agents/agents.schemas';
+import { agentNameOrId, listAgentsQuery } from '../routes/agents/agents.schemas';
 import { compileMetadataFilter, createMemoryBody, listMemoriesQuery, patchMemoryBody, SearchBody, searchBody } from '../routes/memories/memories.schemas';
 import { adoptBody, searchPatternsBody } from '../routes/patterns/patterns.schemas';
 import { createSessionBody, endSessionBody } from '../routes/sessions/sessions.schemas';
+import { agentIdFromPath } from '../services/agent-path';
 import { agentStats, listAgents } from '../services/agents.service';
 import { buildContext } from '../services/context.service';
 import { checkDecisions, createDecision } from '../services/decisions.service';
@@ -188,9 +189,10 @@ export const TOOLS: ToolDef[] = [
   {
     name: 'agent_stats',
     title: 'Agent statistics',
-    description: "An agent's memory counts by type and tier, and its activity.",
+    description: "An agent's memory counts by type and tier, and its activity. The agent is named by its id or its name.",
     scope: 'read',
-    input: idOnly('agent'),
-    run: (ctx, auth, args) => agentStats(ctx, auth, args.id as string),
+    // The rule GET /v1/agents/{id}/stats holds its path to: an id or any agent name.
+    input: Joi.object({ id: agentNameOrId.required() }),
+    run: async (ctx, auth, args) => agentStats(ctx, auth, await agentIdFromPath(ctx, auth, args.id as string)),
   },
 ];

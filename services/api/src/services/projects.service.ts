@@ -52,22 +52,28 @@ export function presentProject(row: ProjectRow, memoryCount: number) {
   };
 }
 
+/**
+ * Registers a project. A project that a write created by naming its slug is completed in place
+ * (its id and memories kept, the registration's fields written); a registered slug is 409.
+ */
 export async function createProject(ctx: AppContext, auth: AuthContext, body: CreateProjectInput) {
+  const fields = {
+    accountId: auth.accountId,
+    slug: body.slug,
+    name: body.name,
+    description: body.description ?? null,
+    stack: body.stack,
+    repoUrl: body.repo_url ?? null,
+    metadata: body.metadata,
+  };
   try {
-    const row = await projectsRepository.insert(ctx.db.knex, {
-      accountId: auth.accountId,
-      slug: body.slug,
-      name: body.name,
-      description: body.description ?? null,
-      stack: body.stack,
-      repoUrl: body.repo_url ?? null,
-      metadata: body.metadata,
-    });
-    return presentProject(row, 0);
+    return presentProject(await projectsRepository.insert(ctx.db.knex, fields), 0);
   } catch (err) {
-    if (isUniqueViolation(err, SLUG_TAKEN)) throw ApiError.conflict(`A project with slug "${body.slug}" already exists`);
-    throw err;
+    if (!isUniqueViolation(err, SLUG_TAKEN)) throw err;
   }
+  const completed = await projectsRepository.completeRegistration(ctx.db.knex, fields);
+  if (!completed) throw ApiError.conflict(`A project with slug "${body.slug}" already exists`);
+  return present(ctx, completed);
 }
 
 export async function listProjects(ctx: AppContext, auth: AuthContext, page: PageParams) {

@@ -57,6 +57,36 @@ describe('MCP over Streamable HTTP', () => {
     await mcpToolTour((name, args) => call(client, name, args), t, acct);
   });
 
+  it('agent_stats takes every agent GET /v1/agents/{id}/stats takes: its id or any name it can have', async () => {
+    const client = await connect(acct.key);
+    for (const name of ['stats-by-name', '  spaced out  ', '🦊'.repeat(255)]) {
+      const created = await t.request().post('/v1/agents').set(bearer(acct.key)).send({ name });
+      expect(created.status).toBe(201);
+      await t.request().post('/v1/memories').set(bearer(acct.key)).send({ content: `remembered by ${name}`, agent_id: created.body.id });
+      const rest = await t.request().get(`/v1/agents/${encodeURIComponent(name)}/stats`).set(bearer(acct.key));
+      expect(rest.status).toBe(200);
+      expect(rest.body).toMatchObject({ agent_id: created.body.id, total_memories: 1 });
+      for (const id of [name, created.body.id]) {
+        const res = await call(client, 'agent_stats', { id });
+        expect(res.isError).toBeFalsy();
+        expect(res.structuredContent).toEqual(rest.body);
+      }
+    }
+  });
+
+  it('agent_stats answers what names no agent as the route does, and a blank or overlong name as invalid', async () => {
+    const client = await connect(acct.key);
+    expect((await t.request().get('/v1/agents/nobody-here/stats').set(bearer(acct.key))).status).toBe(404);
+    const unknown = await call(client, 'agent_stats', { id: 'nobody-here' });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.content[0]!.text).toBe('Agent not found');
+    for (const id of ['   ', 'n'.repeat(256), 42]) {
+      const res = await call(client, 'agent_stats', { id });
+      expect(res.isError).toBe(true);
+      expect(res.structuredContent).toMatchObject({ type: 'validation_error', code: 422, details: [expect.objectContaining({ field: 'id' })] });
+    }
+  });
+
   it('answers invalid arguments with a tool error naming the field', async () => {
     const client = await connect(acct.key);
     const res = await call(client, 'memory_store', { content: 42, importance: 7 });

@@ -110,6 +110,86 @@ describe('projects', () => {
     });
   });
 
+  describe('POST /v1/projects for a slug a write created', () => {
+    /** A project that exists only because a memory named its slug. */
+    const implicitProject = async (slug: string) => {
+      const memory = await req().post('/v1/memories').set(auth()).send({ content: `Work on ${slug}`, agent_id: 'registrar', project: slug });
+      expect(memory.status).toBe(201);
+      const got = await req().get(`/v1/projects/${slug}`).set(auth());
+      expect(got.body).toMatchObject({ slug, name: slug, description: null, memory_count: 1 });
+      return got.body as { id: string; created_at: string; updated_at: string };
+    };
+
+    it('completes the project (201): same id, creation time and memories; the given name, description, stack and repo URL', async () => {
+      const slug = freshSlug('implicit');
+      const before = await implicitProject(slug);
+      await patch(before.id, { metadata: { kept: true } });
+      const res = await create({ slug, name: 'Registered', description: 'Now described', stack: { languages: ['go'] }, repo_url: 'https://git.example/r', metadata: { added: 1 } });
+      expect(res.status).toBe(201);
+      const expected = {
+        id: before.id,
+        slug,
+        name: 'Registered',
+        description: 'Now described',
+        stack: { languages: ['go'] },
+        repo_url: 'https://git.example/r',
+        metadata: { kept: true, added: 1 },
+        memory_count: 1,
+        created_at: before.created_at,
+        updated_at: expect.stringMatching(ISO),
+      };
+      expect(res.body).toEqual(expected);
+      expect((await req().get(`/v1/projects/${before.id}`).set(auth())).body).toEqual(expected);
+      const context = await req().get(`/v1/projects/${slug}/context`).set(auth());
+      expect(context.body.project).toEqual({ id: before.id, slug, name: 'Registered', stack: { languages: ['go'] } });
+      expect(context.body.memories).toHaveLength(1);
+    });
+
+    it('answers 409 to a second registration and keeps the first one’s fields', async () => {
+      const slug = freshSlug('implicit');
+      await implicitProject(slug);
+      expect((await create({ slug, name: 'First' })).status).toBe(201);
+      const again = await create({ slug, name: 'Second', description: 'would overwrite' });
+      expect(expectError(again, 409, 'conflict').message).toBe(`A project with slug "${slug}" already exists`);
+      expect((await req().get(`/v1/projects/${slug}`).set(auth())).body).toMatchObject({ name: 'First', description: null, memory_count: 1 });
+    });
+
+    it('stays registered when a later write names the slug again', async () => {
+      const slug = freshSlug('implicit');
+      await implicitProject(slug);
+      expect((await create({ slug, name: 'Registered once' })).status).toBe(201);
+      await req().post('/v1/decisions').set(auth()).send({ title: 't', rationale: 'r', project_slug: slug });
+      expect((await create({ slug, name: 'Twice' })).status).toBe(409);
+    });
+
+    it('completes a project that a decision created', async () => {
+      const viaDecision = freshSlug('decided');
+      expect((await req().post('/v1/decisions').set(auth()).send({ title: 't', rationale: 'r', project_slug: viaDecision })).status).toBe(201);
+      const res = await create({ slug: viaDecision, name: 'From a decision' });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ slug: viaDecision, name: 'From a decision', memory_count: 0 });
+    });
+
+    it('lets exactly one of 10 parallel registrations of a written slug win; the rest get 409', async () => {
+      const slug = freshSlug('implicit-race');
+      const before = await implicitProject(slug);
+      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => create({ slug, name: `Racer ${i}` })));
+      expect(results.map((r) => r.status).sort()).toEqual([201, ...Array(9).fill(409)]);
+      const rows = await t.ctx.db.knex('projects').where({ account_id: acct.accountId, slug });
+      expect(rows).toHaveLength(1);
+      expect(rows[0].id).toBe(before.id);
+      expect(rows[0].name).toBe(results.find((r) => r.status === 201)!.body.name);
+    });
+
+    it('refuses an invalid registration with 422 and leaves the project unregistered', async () => {
+      const slug = freshSlug('implicit');
+      await implicitProject(slug);
+      expect(invalid(await create({ slug, name: 'n'.repeat(256) }))).toEqual(['name']);
+      expect((await req().get(`/v1/projects/${slug}`).set(auth())).body).toMatchObject({ name: slug });
+      expect((await create({ slug, name: 'Valid now' })).status).toBe(201);
+    });
+  });
+
   describe('GET /v1/projects and /v1/projects/{id}', () => {
     it('gets a project with its exact count of live memories', async () => {
       const p = await create({ name: 'Counted', slug: freshSlug('counted') });

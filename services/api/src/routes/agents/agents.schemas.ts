@@ -3,6 +3,12 @@ import type { Cursor } from '@ams/db';
 import { metadata, nonBlank, pagination } from '../../validation/common.schemas';
 import type { CreateAgentInput, PatchAgentInput } from '../../services/agents.service';
 
+/**
+ * An agent as a path segment or a tool argument names it: its id or its name (client-compat §2.9).
+ * Every name an agent can have passes (the name's own rule); one that names no agent is 404 later.
+ */
+export const agentNameOrId = nonBlank(255).description("The agent's id or its name");
+
 export type CreateAgentBody = CreateAgentInput;
 
 /** Some clients send a caller-chosen `id` key (docs/clients.md, "Aliases"): it names the agent when `name` is absent. */

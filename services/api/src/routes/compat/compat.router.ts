@@ -11,9 +11,9 @@ import { linkEntity } from '../../services/entities.service';
 import { searchPatterns } from '../../services/patterns.service';
 import { getProjectBySlug } from '../../services/projects.service';
 import { endSessionIdempotent } from '../../services/sessions.service';
-import { pathId } from '../../validation/path-params';
+import { pathId, pathRef } from '../../validation/path-params';
 import { validate } from '../../validation/validate';
-import { patchAgentBody, PatchAgentBody } from '../agents/agents.schemas';
+import { agentNameOrId, patchAgentBody, PatchAgentBody } from '../agents/agents.schemas';
 import { checkDecisionsQuery, CheckDecisionsBody } from '../decisions/decisions.schemas';
 import { linkBody, LinkBody } from '../entities/entities.schemas';
 import { patchMemoryBody, PatchMemoryBody } from '../memories/memories.schemas';
@@ -39,24 +39,24 @@ export function compatRouter(ctx: AppContext): Router {
   // Agents by name as well as id; PUT as PATCH.
   router.get('/v1/agents/:ref', requireScope('read'), async (req, res, next) => {
     if (isUuid(String(req.params.ref))) return next();
-    res.json(await getAgent(ctx, req.auth!, await agentIdFromPath(ctx, req.auth!, String(req.params.ref))));
+    res.json(await getAgent(ctx, req.auth!, await agentIdFromPath(ctx, req.auth!, pathRef(req, agentNameOrId, 'Agent', 'ref'))));
   });
   router.get('/v1/agents/:ref/stats', requireScope('read'), async (req, res, next) => {
     if (isUuid(String(req.params.ref))) return next();
-    res.json(await agentStats(ctx, req.auth!, await agentIdFromPath(ctx, req.auth!, String(req.params.ref))));
+    res.json(await agentStats(ctx, req.auth!, await agentIdFromPath(ctx, req.auth!, pathRef(req, agentNameOrId, 'Agent', 'ref'))));
   });
   router.put('/v1/agents/:ref', requireScope('write'), async (req, res) => {
-    const id = await agentIdFromPath(ctx, req.auth!, String(req.params.ref));
+    const id = await agentIdFromPath(ctx, req.auth!, pathRef(req, agentNameOrId, 'Agent', 'ref'));
     res.json(await patchAgent(ctx, req.auth!, id, validate<PatchAgentBody>(patchAgentBody, req.body)));
   });
   router.patch('/v1/agents/:ref', requireScope('write'), async (req, res, next) => {
     if (isUuid(String(req.params.ref))) return next();
-    const id = await agentIdFromPath(ctx, req.auth!, String(req.params.ref));
+    const id = await agentIdFromPath(ctx, req.auth!, pathRef(req, agentNameOrId, 'Agent', 'ref'));
     res.json(await patchAgent(ctx, req.auth!, id, validate<PatchAgentBody>(patchAgentBody, req.body)));
   });
   router.delete('/v1/agents/:ref', requireScope('delete'), async (req, res, next) => {
     if (isUuid(String(req.params.ref))) return next();
-    await deleteAgent(ctx, req.auth!, await agentIdFromPath(ctx, req.auth!, String(req.params.ref)));
+    await deleteAgent(ctx, req.auth!, await agentIdFromPath(ctx, req.auth!, pathRef(req, agentNameOrId, 'Agent', 'ref')));
     res.status(204).end();
   });
 

@@ -17,11 +17,15 @@ export const project = shape({
 
 export const projectsOpenApi: RouteDocs = {
   'POST /v1/projects': {
-    summary: 'Create a project',
+    summary: 'Create (register) a project',
+    description:
+      'A write that names an unknown project slug (a memory\'s `project`, a decision\'s `project_slug`, ...) creates that project with only its slug. ' +
+      'Registering that slug afterwards completes the same project: 201 with its id, creation time and memories kept, and the name, description, stack and repo URL given here (metadata merged). ' +
+      'Registering a slug that was already registered is 409.',
     body: createProjectBody,
     example: { slug: 'billing', name: 'Billing service' },
-    errors: { 409: 'A project with that slug exists' },
-    responses: { 201: { description: 'Created', schema: project } },
+    errors: { 409: 'A registered project with that slug exists' },
+    responses: { 201: { description: 'Created, or an implicitly created project completed', schema: project } },
   },
   'GET /v1/projects': { summary: 'List projects', query: listProjectsQuery, responses: { 200: { description: 'A page of projects', schema: listOf(project) } } },
   'GET /v1/projects/:slug/context': {

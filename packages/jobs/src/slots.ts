@@ -1,4 +1,4 @@
-/** A counting semaphore: how many deliveries may be in flight at once. */
+/** A counting semaphore: how many units of work may be in flight at once. */
 export class Slots {
   private free: number;
   private readonly waiters: Array<() => void> = [];

@@ -1,7 +1,6 @@
 /**
  * The memory domain's words, in one place: what the database constrains, the schemas accept, the
- * classifier returns and the workers emit. Imports nothing, so packages/db and packages/text can
- * use it (as `@ams/memories/vocabulary`) while the rest of this package uses them.
+ * classifier returns and the workers emit. A leaf: it imports nothing, so every package can use it.
  */
 
 export const MEMORY_TYPES = ['fact', 'event', 'insight', 'task', 'preference', 'entity_reference', 'system'] as const;

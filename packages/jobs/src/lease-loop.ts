@@ -1,0 +1,186 @@
+import { allSettledWithin, type Logger, SingleFlight } from '@ams/core';
+import { Slots } from './slots';
+
+/** What a lease loop does with its work: the database holds the work, the loop only claims and runs it. */
+export interface LeasedWork<T> {
+  /** Claims up to `n` units of due work; fewer, or none, when less is due. */
+  claim(n: number): Promise<T[]>;
+  /** One claimed unit's work. Handles its own failures; a rejection is only logged (the claim lapses). */
+  run(unit: T): Promise<void>;
+  /** Gives claims back, due at once for another process (shutdown after the drain time). */
+  release(units: T[]): Promise<void>;
+  /** Housekeeping before a sweep claims (e.g. ending work whose every claimant died); failures are logged. */
+  beforeSweep?(): Promise<void>;
+}
+
+export interface LeaseLoopSettings {
+  /** Names the loop in its log lines (e.g. 'embedding', 'webhook'). */
+  name: string;
+  /** Units in flight at once. */
+  concurrency: number;
+  /** `start` sweeps on this interval; without it, sweeps are called from outside. */
+  sweepIntervalMs?: number;
+}
+
+/**
+ * The claim-and-lease loop of a worker whose schedule is a table: claims due work with a lease
+ * while slots are free, runs each unit, keeps what is in flight, sweeps on a timer for work no
+ * notification announced, and on shutdown drains, then releases what is still held. Concurrent
+ * drains share one pass; a drain that stopped for want of slots resumes as a slot frees up.
+ */
+export class LeaseLoop<T> {
+  private readonly slots: Slots;
+  private readonly inflight = new Map<number, { unit: T; task: Promise<void> }>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly pass = new SingleFlight(() => this.drainPass());
+  private passClaims: T[] = [];
+  private sweepTimer?: NodeJS.Timeout;
+  private seq = 0;
+  /** The last pass filled every slot: more may be due, so drain again when a slot frees up. */
+  private backlog = false;
+  private stopped = false;
+
+  constructor(
+    private readonly work: LeasedWork<T>,
+    private readonly settings: LeaseLoopSettings,
+    private readonly logger: Logger,
+  ) {
+    this.slots = new Slots(settings.concurrency);
+  }
+
+  get inFlight(): number {
+    return this.inflight.size;
+  }
+
+  /** The units claimed and not yet finished (to extend or hand back their leases). */
+  held(): T[] {
+    return [...this.inflight.values()].map((f) => f.unit);
+  }
+
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  /** Sweeps at once (a restarted process resumes where a dead one stopped), then on the interval. */
+  start(): Promise<T[]> {
+    if (this.settings.sweepIntervalMs) this.sweepTimer = setInterval(() => void this.sweep(), this.settings.sweepIntervalMs);
+    return this.sweep();
+  }
+
+  /** Housekeeping, then a drain: resolves with the units this drain claimed. */
+  async sweep(): Promise<T[]> {
+    if (this.stopped) return [];
+    if (this.work.beforeSweep) {
+      await this.work.beforeSweep().catch((err: Error) => {
+        this.logger.warn(`${this.settings.name} sweep failed`, { error: err.message });
+      });
+    }
+    return this.drain();
+  }
+
+  /** Claims and starts work while slots are free and work is due; resolves with what it claimed. */
+  drain(): Promise<T[]> {
+    if (!this.pass.current) this.passClaims = [];
+    const claims = this.passClaims;
+    return this.pass.run().then(() => claims);
+  }
+
+  /**
+   * One unit named by a notification: waits for a free slot, then claims it with `claimOne`
+   * (undefined: not due, taken or finished) and runs it. Never rejects.
+   */
+  async claimOne(claimOne: () => Promise<T | undefined>): Promise<void> {
+    if (this.stopped) return;
+    await this.slots.acquire();
+    let unit: T | undefined;
+    try {
+      if (!this.stopped) unit = await claimOne();
+    } catch (err) {
+      this.logger.warn(`${this.settings.name} claim failed; the next sweep tries again`, { error: (err as Error).message });
+    }
+    if (unit === undefined) {
+      this.slots.release();
+      return;
+    }
+    await this.runUnit(unit);
+  }
+
+  /** Drains at `when` (a retry's backoff is over) rather than at the next sweep. */
+  wakeAt(when: Date): void {
+    if (this.stopped) return;
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        void this.drain();
+      },
+      Math.max(0, when.getTime() - Date.now()),
+    );
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  private async drainPass(): Promise<boolean> {
+    const claims = this.passClaims;
+    for (;;) {
+      if (this.stopped) return false;
+      const wanted = this.slots.takeUpTo(this.settings.concurrency);
+      if (wanted === 0) {
+        this.backlog = true;
+        return false;
+      }
+      let units: T[];
+      try {
+        units = await this.work.claim(wanted);
+      } catch (err) {
+        this.slots.release(wanted);
+        this.logger.warn(`${this.settings.name} claim failed; the next sweep tries again`, { error: (err as Error).message });
+        return false;
+      }
+      this.slots.release(wanted - units.length);
+      for (const unit of units) void this.runUnit(unit);
+      claims.push(...units);
+      if (units.length < wanted) {
+        this.backlog = false;
+        return true;
+      }
+    }
+  }
+
+  /** Runs one claimed unit; its slot is already taken and is released at the end. */
+  private runUnit(unit: T): Promise<void> {
+    const id = ++this.seq;
+    const task = this.work
+      .run(unit)
+      .catch((err: Error) => {
+        this.logger.error(`${this.settings.name} work crashed; its claim lapses`, { error: err.message });
+      })
+      .finally(() => {
+        this.inflight.delete(id);
+        this.slots.release();
+        if (this.backlog && !this.stopped) void this.drain();
+      });
+    this.inflight.set(id, { unit, task });
+    return task;
+  }
+
+  /**
+   * Claims nothing new and waits up to `drainMs` for the work in flight; the units still held after
+   * that are released (a late outcome is the work's to discard, by its claim's fence) and returned.
+   */
+  async stop(drainMs = Number.POSITIVE_INFINITY): Promise<T[]> {
+    this.stopped = true;
+    clearInterval(this.sweepTimer);
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    await this.pass.current;
+    if (await allSettledWithin([...this.inflight.values()].map((f) => f.task), drainMs)) return [];
+    const held = this.held();
+    try {
+      await this.work.release(held);
+    } catch (err) {
+      this.logger.warn(`could not release ${this.settings.name} claims; they are retried when they lapse`, { error: (err as Error).message });
+      return [];
+    }
+    return held;
+  }
+}

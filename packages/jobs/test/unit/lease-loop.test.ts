@@ -1,0 +1,199 @@
+import type { Logger } from '@ams/core';
+import { LeasedWork, LeaseLoop } from '../../src/lease-loop';
+
+/** A table of due work in memory: each unit runs until the test finishes (or fails) it. */
+class Table implements LeasedWork<string> {
+  due: string[] = [];
+  claims: number[] = [];
+  started: string[] = [];
+  released: string[][] = [];
+  sweeps = 0;
+  failClaims = 0;
+  failSweep = false;
+  private readonly running = new Map<string, { resolve(): void; reject(err: Error): void }>();
+
+  async claim(n: number): Promise<string[]> {
+    this.claims.push(n);
+    if (this.failClaims > 0) {
+      this.failClaims--;
+      throw new Error('database down');
+    }
+    return this.due.splice(0, n);
+  }
+
+  run(unit: string): Promise<void> {
+    this.started.push(unit);
+    return new Promise((resolve, reject) => this.running.set(unit, { resolve, reject }));
+  }
+
+  async release(units: string[]): Promise<void> {
+    this.released.push(units);
+  }
+
+  async beforeSweep(): Promise<void> {
+    this.sweeps++;
+    if (this.failSweep) throw new Error('sweep query failed');
+  }
+
+  finish(unit: string, err?: Error): void {
+    const r = this.running.get(unit)!;
+    this.running.delete(unit);
+    if (err) r.reject(err);
+    else r.resolve();
+  }
+}
+
+function recordingLogger() {
+  const lines: Array<[level: string, message: string]> = [];
+  const at = (level: string) => (message: string) => lines.push([level, message]);
+  return { lines, logger: { warn: at('warn'), error: at('error'), info: at('info'), debug: at('debug') } as unknown as Logger };
+}
+
+/** Lets the promise chains started so far run to their next timer. */
+const settle = () => jest.advanceTimersByTimeAsync(0);
+
+describe('LeaseLoop', () => {
+  let table: Table;
+  let log: ReturnType<typeof recordingLogger>;
+  let loop: LeaseLoop<string>;
+  const make = (settings: { concurrency: number; sweepIntervalMs?: number }) => new LeaseLoop(table, { name: 'test', ...settings }, log.logger);
+
+  beforeEach(() => {
+    jest.useFakeTimers();
+    table = new Table();
+    log = recordingLogger();
+  });
+  afterEach(async () => {
+    // stop's drain deadline is a (fake) timer: run it out.
+    const stopped = loop.stop(0);
+    await jest.advanceTimersByTimeAsync(0);
+    await stopped;
+    jest.useRealTimers();
+  });
+
+  it('claims as many units as slots are free, runs each, and stops claiming when less is due', async () => {
+    loop = make({ concurrency: 3 });
+    table.due = ['a', 'b'];
+    expect(await loop.drain()).toEqual(['a', 'b']);
+    expect(table.claims).toEqual([3]);
+    expect(table.started).toEqual(['a', 'b']);
+    expect(loop.inFlight).toBe(2);
+    expect(loop.held()).toEqual(['a', 'b']);
+  });
+
+  it('never holds more than its slots; a finished unit frees a slot and the loop claims the backlog', async () => {
+    loop = make({ concurrency: 2 });
+    table.due = ['a', 'b', 'c', 'd', 'e'];
+    await loop.drain();
+    expect(table.started).toEqual(['a', 'b']);
+    table.finish('a');
+    await settle();
+    expect(table.started).toEqual(['a', 'b', 'c']);
+    expect(loop.inFlight).toBe(2);
+    table.finish('b');
+    table.finish('c');
+    await settle();
+    expect(table.started).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(loop.inFlight).toBe(2);
+  });
+
+  it('shares one pass between concurrent drains, and runs one more when asked during a pass', async () => {
+    loop = make({ concurrency: 5 });
+    table.due = ['a'];
+    const first = loop.drain();
+    const second = loop.drain();
+    table.due.push('b');
+    expect(await first).toEqual(['a', 'b']);
+    expect(await second).toEqual(['a', 'b']);
+    expect(table.claims).toEqual([5, 4]);
+  });
+
+  it('sweeps at start and on its interval, housekeeping first; a failed housekeeping is logged and the claim still runs', async () => {
+    loop = make({ concurrency: 2, sweepIntervalMs: 1_000 });
+    table.due = ['a'];
+    expect(await loop.start()).toEqual(['a']);
+    expect(table.sweeps).toBe(1);
+    table.failSweep = true;
+    table.due = ['b'];
+    await jest.advanceTimersByTimeAsync(999);
+    expect(table.sweeps).toBe(1);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(table.sweeps).toBe(2);
+    expect(table.started).toEqual(['a', 'b']);
+    expect(log.lines).toContainEqual(['warn', 'test sweep failed']);
+  });
+
+  it('gives its slots back when a claim fails, logs it, and claims again on the next drain', async () => {
+    loop = make({ concurrency: 2 });
+    table.due = ['a', 'b'];
+    table.failClaims = 1;
+    expect(await loop.drain()).toEqual([]);
+    expect(log.lines).toContainEqual(['warn', 'test claim failed; the next sweep tries again']);
+    expect(await loop.drain()).toEqual(['a', 'b']);
+  });
+
+  it('logs a unit whose work rejects and frees its slot', async () => {
+    loop = make({ concurrency: 1 });
+    table.due = ['a', 'b'];
+    await loop.drain();
+    table.finish('a', new Error('boom'));
+    await settle();
+    expect(log.lines).toContainEqual(['error', 'test work crashed; its claim lapses']);
+    expect(table.started).toEqual(['a', 'b']);
+  });
+
+  it('claims one named unit when a slot frees up, and gives the slot back when it is not due', async () => {
+    loop = make({ concurrency: 1 });
+    table.due = ['a'];
+    await loop.drain();
+    const named = loop.claimOne(async () => 'n');
+    await settle();
+    expect(table.started).toEqual(['a']);
+    table.finish('a');
+    await settle();
+    expect(table.started).toEqual(['a', 'n']);
+    table.finish('n');
+    await named;
+    await loop.claimOne(async () => undefined);
+    table.due = ['z'];
+    expect(await loop.drain()).toEqual(['z']);
+  });
+
+  it('drains at a given time (a retry whose backoff ends)', async () => {
+    loop = make({ concurrency: 1 });
+    loop.wakeAt(new Date(Date.now() + 5_000));
+    table.due = ['later'];
+    await jest.advanceTimersByTimeAsync(4_999);
+    expect(table.started).toEqual([]);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(table.started).toEqual(['later']);
+  });
+
+  it('on stop, claims nothing more, waits for the work in flight, and releases nothing when it finishes in time', async () => {
+    loop = make({ concurrency: 2, sweepIntervalMs: 100 });
+    table.due = ['a'];
+    await loop.start();
+    const stopped = loop.stop(1_000);
+    table.due = ['b'];
+    await jest.advanceTimersByTimeAsync(500);
+    table.finish('a');
+    expect(await stopped).toEqual([]);
+    expect(table.released).toEqual([]);
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(table.started).toEqual(['a']);
+    expect(await loop.drain()).toEqual([]);
+    expect(await loop.sweep()).toEqual([]);
+  });
+
+  it('on stop, releases and returns what is still held once the drain time is up', async () => {
+    loop = make({ concurrency: 3 });
+    table.due = ['a', 'b', 'c'];
+    await loop.drain();
+    table.finish('b');
+    await settle();
+    const stopped = loop.stop(2_000);
+    await jest.advanceTimersByTimeAsync(2_000);
+    expect(await stopped).toEqual(['a', 'c']);
+    expect(table.released).toEqual([['a', 'c']]);
+  });
+});
