@@ -60,7 +60,7 @@ const config: Config.InitialOptions = {
       testMatch: ['<rootDir>/services/api/test/integration/**/*.test.ts'],
       // Suites that start processes run in the projects below. The file-mode test starts its own embedded
       // process whatever the backend, so once is enough.
-      testPathIgnorePatterns: ['/node_modules/', ...PROCESS_SUITE_PATTERNS, 'embedded-file-modes\.test\.ts$'],
+      testPathIgnorePatterns: ['/node_modules/', ...PROCESS_SUITE_PATTERNS, asPattern('services/api/test/integration/embedded-file-modes.test.ts')],
       setupFilesAfterEnv: ['<rootDir>/test/pglite-backend.ts'],
     },
     {
