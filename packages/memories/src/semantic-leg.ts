@@ -1,4 +1,4 @@
-import { Candidate, Db, HydratedHit, memoriesRepository, SearchEvent, SearchFilters, searchEventsRepository } from '@ams/db';
+import { Candidate, Db, memoriesRepository, SearchFilters } from '@ams/db';
 import { Embedder, embedQuery, SwitchableEmbedder, toPgVector } from '@ams/embeddings';
 
 /** Whether the embedder's model moved on from `used` (here, or in the store: re-read then). */
@@ -19,46 +19,22 @@ export async function semanticLeg(
   f: SearchFilters,
   query: string,
   k: number,
-  made?: QueryVector,
 ): Promise<{ hits: Candidate[]; queryVector: Float32Array }> {
   for (let retried = false; ; retried = true) {
-    const given = !retried ? made : undefined;
-    const { queryVector, model } = given ?? (await queryVectorOf(embedder, query));
-    const hits = await memoriesRepository.semanticCandidates(db, { ...f, embeddingModel: model }, toPgVector(queryVector), k, given?.indexFellShort);
+    const { queryVector, model } = await queryVectorOf(embedder, query);
+    const hits = await memoriesRepository.semanticCandidates(db, { ...f, embeddingModel: model }, toPgVector(queryVector), k);
     if (hits.length > 0 || retried || !(await modelMovedOn(embedder, model))) return { hits, queryVector };
   }
 }
 
-/** A query's vector and the model that made it; `indexFellShort`: the index was asked for k rows with it and had fewer. */
+/** A query's vector and the model that made it. */
 export interface QueryVector {
   queryVector: Float32Array;
   model: string;
-  indexFellShort?: boolean;
 }
 
 /** The model is read as the vector is made, so a re-embed's switch in between cannot mislabel it. */
 export async function queryVectorOf(embedder: Embedder, query: string): Promise<QueryVector> {
   const queryVector = await embedQuery(embedder, query);
   return { queryVector, model: embedder.model };
-}
-
-/**
- * A whole semantic search in one statement after the embed (ranking, rows, the search recorded;
- * see recordNearest), when the index can answer it alone. `found` is null when it cannot (k too
- * deep, or fewer than k rows from the index): the caller takes the general path with `made`.
- */
-export async function semanticSearchInOneStatement(
-  db: Db,
-  embedder: Embedder,
-  f: SearchFilters,
-  query: string,
-  k: number,
-  minScore: number,
-  event: () => SearchEvent,
-): Promise<{ found: { hits: HydratedHit[]; evaluated: number } | null; made: QueryVector }> {
-  const made = await queryVectorOf(embedder, query);
-  const nearest = memoriesRepository.semanticTopKQuery(db, { ...f, embeddingModel: made.model }, toPgVector(made.queryVector), k);
-  if (!nearest) return { found: null, made };
-  const found = await searchEventsRepository.recordNearest(db, event(), nearest, k, minScore);
-  return { found, made: { ...made, indexFellShort: found === null } };
 }

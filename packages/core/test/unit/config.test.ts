@@ -69,6 +69,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ DB_PREPARED_STATEMENTS: 'false' }).dbPreparedStatements).toBe(false);
   });
 
+  it('cancels abandoned reads unless DB_CANCEL_ABANDONED_READS=false', () => {
+    expect(loadConfig({}).dbCancelAbandonedReads).toBe(true);
+    expect(loadConfig({ DB_CANCEL_ABANDONED_READS: 'false' }).dbCancelAbandonedReads).toBe(false);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).mode).toBe('embedded');
   });
@@ -84,6 +89,7 @@ describe('loadConfig', () => {
     [{ MAX_QUEUED_REQUESTS: '-1' }, 'MAX_QUEUED_REQUESTS'],
     [{ MAX_QUEUE_WAIT_MS: 'soon' }, 'MAX_QUEUE_WAIT_MS'],
     [{ DB_PREPARED_STATEMENTS: 'sometimes' }, 'DB_PREPARED_STATEMENTS'],
+    [{ DB_CANCEL_ABANDONED_READS: 'maybe' }, 'DB_CANCEL_ABANDONED_READS'],
   ])('fails fast on %p, naming the variable', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name}:`));
