@@ -70,7 +70,7 @@ describe('the knex internals the driver features use', () => {
 const preparedHere = async (db: Database): Promise<Array<{ name: string; statement: string }>> =>
   (await db.knex.raw(`SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 'ams\\_%' ORDER BY name`)).rows;
 
-/** The search path's statements as named prepared statements (prepared-statements.ts), on real PostgreSQL. */
+/** The search path's statements as named prepared statements (driver-features.ts), on real PostgreSQL. */
 describe('prepared statements', () => {
   async function searchTwice(db: Database) {
     const words = new CommonWords(db.knex);
