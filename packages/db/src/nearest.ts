@@ -80,6 +80,15 @@ export async function nearestNeighbours(
   return byScore(exact);
 }
 
+/**
+ * The index-ordered top-k (id, score; relaxed order) as one query on any connection, for a caller
+ * that reads more in the same statement; null when k is too deep for the session's ef_search.
+ * Fewer than k rows from it means the index cannot answer alone: ask nearestNeighbours.
+ */
+export function indexTopK(db: Knex, table: string, filtered: (db: Knex) => Knex.QueryBuilder, vector: string, k: number): Knex.QueryBuilder | null {
+  return efSearch(k) === EF_SEARCH_MIN ? indexOrdered(db, table, filtered, vector, k) : null;
+}
+
 /** The rows of `hits` in their order, each with its score; a row gone meanwhile is left out. */
 export function withScores<R extends { id: string }>(hits: Neighbour[], rows: R[]): Array<R & { score: number }> {
   const byId = new Map(rows.map((r) => [r.id, r]));

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { Candidate, Db, detachedFromRequest, EntityLinkRef, memoriesRepository, MemoryRow, SearchEvent, SearchFilters, searchEventsRepository, searchHitsRepository } from '@ams/db';
+import { Candidate, Db, detachedFromRequest, EntityLinkRef, HydratedHit, memoriesRepository, MemoryRow, SearchEvent, SearchFilters, searchEventsRepository, searchHitsRepository } from '@ams/db';
 import { cosineSimilarity, Embedder, embedQuery } from '@ams/embeddings';
 import { compressToQuery, splitSentences } from '@ams/text';
 import { resolveAgentForRead } from './agent-ref';
@@ -10,7 +10,7 @@ import { flatSearchCopies, presentMemorySummary } from './memory.presenter';
 import { narrowSearch } from './search-narrowing';
 import { entityNamesInQuery } from './query-entities';
 import { reciprocalRankFusion } from './rank-fusion';
-import { semanticLeg } from './semantic-leg';
+import { nearestToQuery, semanticLeg } from './semantic-leg';
 
 const DEFAULT_COMPRESS_TOKENS = 2_000;
 const CHARS_PER_TOKEN = 4;
@@ -19,6 +19,8 @@ interface Scored {
   id: string;
   score: number;
   breakdown: Record<string, unknown>;
+  /** The row, when ranking read it already (semantic). */
+  row?: HydratedHit;
 }
 
 /** Candidates per list for hybrid: enough depth for fusion to reorder, bounded for latency. */
@@ -32,9 +34,10 @@ interface Ranked {
   queryVector?: Float32Array;
 }
 
+/** The index's top-k and the rows in one read when the index answers alone (see searchHitsRepository.nearest). */
 async function semantic({ db, embedder }: SearchDeps, f: SearchFilters, body: SearchInput): Promise<Ranked> {
-  const { hits, queryVector } = await semanticLeg(db, embedder, f, body.query, body.limit);
-  return { scored: hits.map((c) => ({ ...c, breakdown: { semantic: c.score } })), queryVector };
+  const { hits, queryVector } = await nearestToQuery(embedder, f, body.query, (g, vector) => searchHitsRepository.nearest(db, g, vector, body.limit));
+  return { scored: hits.map((h) => ({ id: h.id, score: h.score, breakdown: { semantic: h.score }, row: h })), queryVector };
 }
 
 /** The three legs at once, each on its own connection (the keyword and graph legs run while the model embeds the query), fused here. */
@@ -93,9 +96,9 @@ async function compress(embedder: Embedder, rows: MemoryRow[], queryVector: Floa
 }
 
 /**
- * One path per mode: rank (semantic: the query's vector, then the index; keyword: full text;
- * hybrid: the three legs at once, then reciprocal rank fusion), keep from min_score on, then read
- * the rows kept while the search is recorded.
+ * One path per mode: rank (semantic: the query's vector, then the nearest rows, read with their
+ * ranking; keyword: full text; hybrid: the three legs at once, then reciprocal rank fusion), keep
+ * from min_score on, then read the rows kept (unless ranking read them) while the search is recorded.
  */
 export async function searchMemories(deps: SearchDeps, caller: Caller, body: SearchInput) {
   const started = performance.now();
@@ -119,7 +122,7 @@ export async function searchMemories(deps: SearchDeps, caller: Caller, body: Sea
   // The record is written while the rows are read: awaited (stats read right after include this
   // search), at no cost in latency (the INSERT does not wait for its flush and is quicker than the read).
   const [hits] = await Promise.all([
-    searchHitsRepository.hydrate(db, caller.accountId, kept),
+    kept.every((c) => c.row) ? kept.map((c) => c.row!) : searchHitsRepository.hydrate(db, caller.accountId, kept),
     recordSearch(deps, {
       accountId: caller.accountId,
       agentId: agent === 'none' ? null : agent,

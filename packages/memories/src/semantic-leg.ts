@@ -8,23 +8,27 @@ async function modelMovedOn(embedder: Embedder, used: string): Promise<boolean> 
 }
 
 /**
- * The semantic leg: the query's vector and the k memories nearest to it among the vectors of the
- * model that made it (read when the vector is made, so a re-embed's switch in between cannot pair
- * one model's query with another's rows). Nothing found right after a switch (made here or by
- * another process) is asked once more with the new model.
+ * The query's vector and what `find` finds nearest to it among the vectors of the model that made
+ * it (read when the vector is made, so a re-embed's switch in between cannot pair one model's query
+ * with another's rows). Nothing found right after a switch (made here or by another process) is
+ * asked once more with the new model.
  */
-export async function semanticLeg(
-  db: Db,
+export async function nearestToQuery<T>(
   embedder: Embedder,
   f: SearchFilters,
   query: string,
-  k: number,
-): Promise<{ hits: Candidate[]; queryVector: Float32Array }> {
+  find: (f: SearchFilters, vector: string) => Promise<T[]>,
+): Promise<{ hits: T[]; queryVector: Float32Array }> {
   for (let retried = false; ; retried = true) {
     const { queryVector, model } = await queryVectorOf(embedder, query);
-    const hits = await memoriesRepository.semanticCandidates(db, { ...f, embeddingModel: model }, toPgVector(queryVector), k);
+    const hits = await find({ ...f, embeddingModel: model }, toPgVector(queryVector));
     if (hits.length > 0 || retried || !(await modelMovedOn(embedder, model))) return { hits, queryVector };
   }
+}
+
+/** The semantic leg of a hybrid search: the k nearest memories' ids and scores (see nearestToQuery). */
+export function semanticLeg(db: Db, embedder: Embedder, f: SearchFilters, query: string, k: number): Promise<{ hits: Candidate[]; queryVector: Float32Array }> {
+  return nearestToQuery(embedder, f, query, (g, vector) => memoriesRepository.semanticCandidates(db, g, vector, k));
 }
 
 /** A query's vector and the model that made it. */

@@ -191,7 +191,7 @@ function applyMetadataCondition(q: Knex.QueryBuilder, c: MetadataCondition): voi
 }
 
 /** Searchable rows embedded with the query's model: the semantic leg's candidate set. */
-const semanticSet = (f: SearchFilters) => (db: Knex) => searchable(db, f).where('memories.embedding_model', f.embeddingModel);
+export const semanticSet = (f: SearchFilters) => (db: Knex) => searchable(db, f).where('memories.embedding_model', f.embeddingModel);
 
 /** Live, searchable (embedded with the current model) memories matching every filter. */
 function searchable(db: Knex, f: SearchFilters): Knex.QueryBuilder {
