@@ -14,6 +14,7 @@ export const CONFIG_MEANINGS: Readonly<Record<string, { meaning: string; default
   DATA_DIR: { meaning: 'the embedded store, the webhook secret key file and the bootstrap admin key file' },
   DB_POOL_MAX: { meaning: 'PostgreSQL connections per process' },
   DB_PREPARED_STATEMENTS: { meaning: 'search statements as named prepared statements; `false` behind a pooler that moves statements between server connections (PgBouncer in transaction mode before 1.21)' },
+  DB_CANCEL_ABANDONED_READS: { meaning: 'cancel the running statement of a read whose client left or whose deadline passed; `false`: it runs to its end' },
   REDIS_URL: { meaning: 'queues (with `DATABASE_URL`) and rate limits shared by every API process; unset: in-process workers and limits' },
   REDIS_KEY_PREFIX: { meaning: 'prefix of every Redis key' },
   LOG_LEVEL: { meaning: 'winston log level' },

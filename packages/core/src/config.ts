@@ -15,6 +15,8 @@ export interface Config {
   dbPoolMax: number;
   /** Named prepared statements for the search path's queries (off behind a transaction-mode pooler). */
   dbPreparedStatements: boolean;
+  /** Cancel the running statement of a read nobody waits for (off: it runs to its end). */
+  dbCancelAbandonedReads: boolean;
   /** Unset means no queue: workers run in-process, fed from the database. */
   redisUrl: string | undefined;
   /**
@@ -107,6 +109,7 @@ const schema = Joi.object({
   DATA_DIR: Joi.string().default('./data'),
   DB_POOL_MAX: Joi.number().integer().min(1).max(200).default(10),
   DB_PREPARED_STATEMENTS: Joi.boolean().default(true),
+  DB_CANCEL_ABANDONED_READS: Joi.boolean().default(true),
   REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
   REDIS_KEY_PREFIX: Joi.string().default('ams'),
   LOG_LEVEL: Joi.string().valid('error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly').default('info'),
@@ -192,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: v.DATA_DIR,
     dbPoolMax: v.DB_POOL_MAX,
     dbPreparedStatements: v.DB_PREPARED_STATEMENTS,
+    dbCancelAbandonedReads: v.DB_CANCEL_ABANDONED_READS,
     redisUrl: v.REDIS_URL,
     queueUrl: v.DATABASE_URL ? v.REDIS_URL : undefined,
     redisKeyPrefix: v.REDIS_KEY_PREFIX,

@@ -1,6 +1,7 @@
 /** knex stays inside this package; the others take its types from here. */
 export type { Knex } from 'knex';
-export * from './abandonable';
+export * from './driver-features';
+export * from './common-words';
 export * from './admin';
 export * from './knex';
 export * from './migrate';
@@ -13,6 +14,7 @@ export * from './repositories/memories.repository';
 export * from './repositories/new-memories.repository';
 export * from './repositories/entities.repository';
 export * from './repositories/search-events.repository';
+export * from './repositories/search-hits.repository';
 export * from './repositories/sessions.repository';
 export * from './repositories/projects.repository';
 export * from './db-errors';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { detachedFromRequest } from './abandonable';
+import { COMMON, CommonWords, holdingWord } from './common-words';
 import { byScore, Neighbour } from './nearest';
-import { prepared } from './prepared-statements';
+import { prepared } from './driver-features';
 
 /**
  * Keyword search ranked BM25-style over PostgreSQL full text (works the same on PGlite): any query
@@ -20,16 +20,15 @@ import { prepared } from './prepared-statements';
  * most of the time (npm run bench, 100k: keyword p95 19 → 9 ms, recall@10 0.414 → 0.426).
  * Counting a common word is statement 1's costly part (~3 ms a word at 100k rows: its rows are read
  * until COMMON are found), and a common word stays common: which words were common for the same
- * rows is remembered for ten minutes (commonWords), and those are not counted again. The first
+ * rows is remembered (`words`, the process's CommonWords), and those are not counted again. The first
  * search of a set of rows also starts, in the background, the count of the words ANALYZE saw in
- * COMMON or more rows of the whole table (warmUp), so a common word is seldom counted in a request
+ * COMMON or more rows of the whole table (CommonWords.warmUp), so a common word is seldom counted in a request
  * even the first time it is asked for (a settled 100k store of the bench's corpus: hybrid p50 over
  * semantic +6.4 → +4.7 ms).
  * Rare words are always counted, so a word just stored is found at once.
  * A query using web-search syntax ("a phrase", -word, or) keeps websearch_to_tsquery's meaning
  * as the filter and is ranked the same way.
  */
-const COMMON = 500;
 const MAX_TERMS = 12;
 /** Pairs of the rarest common words (3 words: 3 pairs) widen the candidates; more pairs cost more than they found (npm run bench, 100k). */
 const MAX_COMMON_PAIRED = 3;
@@ -44,14 +43,14 @@ interface Term {
   n: number;
 }
 
-export async function bm25Candidates(db: Knex, rows: (db: Knex) => Knex.QueryBuilder, text: string, k: number): Promise<Neighbour[]> {
+export async function bm25Candidates(db: Knex, words: CommonWords, rows: (db: Knex) => Knex.QueryBuilder, text: string, k: number): Promise<Neighbour[]> {
   const syntax = WEB_SEARCH_SYNTAX.test(text);
   // Excluded words (-word) are not terms to rank by.
   const positive = syntax ? text.replace(/(^|\s)-\S+/g, ' ') : text;
   const holding = holdingWord(db, rows);
   const scope = JSON.stringify(rows(db).toSQL().toNative());
-  warmUp(db, rows, scope);
-  const known = commonWords.known(scope);
+  words.warmUp(rows, scope);
+  const known = words.known(scope);
   // A word known to be common is not counted (its df is COMMON either way: counts stop there).
   const { rows: found } = await prepared(
     db.raw(
@@ -63,7 +62,7 @@ export async function bm25Candidates(db: Knex, rows: (db: Knex) => Knex.QueryBui
     ),
   );
   const counted = (found as Term[]).map((t) => ({ lex: lexemeOf(t.tq), df: Number(t.df) })).filter((t) => !known.includes(t.lex));
-  commonWords.remember(scope, counted.filter((t) => t.df >= COMMON).map((t) => t.lex));
+  words.remember(scope, counted.filter((t) => t.df >= COMMON).map((t) => t.lex));
   const terms = (found as Term[])
     .map((t) => ({ ...t, df: Number(t.df), n: Number(t.n) }))
     .filter((t) => t.df > 0)
@@ -116,93 +115,3 @@ function candidateQuery(terms: Array<{ tq: string; df: number }>): string {
 
 /** The lexeme of a one-lexeme tsquery's text ('word' → word). */
 const lexemeOf = (tq: string) => tq.slice(1, -1).replaceAll("''", "'");
-
-const COMMON_MEMORY_MS = 10 * 60_000;
-const COMMON_MEMORY_SCOPES = 1_000;
-
-/**
- * Words found common, per set of searchable rows (the SQL that selects them), each until ten
- * minutes after it was counted; then it is counted again. The least recently used sets go first.
- */
-const commonWords = {
-  scopes: new Map<string, Map<string, number>>(),
-  /** When each set of rows was last warmed up (see warmUp). */
-  warmed: new Map<string, number>(),
-  known(scope: string): string[] {
-    const words = this.scopes.get(scope);
-    if (!words) return [];
-    this.scopes.delete(scope);
-    this.scopes.set(scope, words);
-    const now = Date.now();
-    for (const [lex, until] of words) if (until <= now) words.delete(lex);
-    return [...words.keys()];
-  },
-  remember(scope: string, counted: string[]): void {
-    if (counted.length === 0) return;
-    const words = this.scopes.get(scope) ?? new Map<string, number>();
-    for (const lex of counted) words.set(lex, Date.now() + COMMON_MEMORY_MS);
-    this.scopes.set(scope, words);
-    while (this.scopes.size > COMMON_MEMORY_SCOPES) this.scopes.delete(this.scopes.keys().next().value!);
-  },
-  /** Whether `scope` is due a warm-up; if so, it counts as warmed from now. */
-  claimWarmUp(scope: string): boolean {
-    const now = Date.now();
-    if ((this.warmed.get(scope) ?? 0) > now - COMMON_MEMORY_MS) return false;
-    this.warmed.delete(scope);
-    this.warmed.set(scope, now);
-    while (this.warmed.size > COMMON_MEMORY_SCOPES) this.warmed.delete(this.warmed.keys().next().value!);
-    return true;
-  },
-};
-
-/** A warm-up counts WARM_UP_CHUNK words a statement, each statement cut off at WARM_UP_TIMEOUT_MS; one runs at a time, the next no sooner than WARM_UP_SPACING_MS after. */
-const WARM_UP_CHUNK = 64;
-const WARM_UP_TIMEOUT_MS = 1_000;
-const WARM_UP_SPACING_MS = 10_000;
-let warmUpBusyUntil = 0;
-let warming: Promise<void> = Promise.resolve();
-
-/** Resolves once the warm-up under way, if any, has ended (tests wait for it). */
-export const warmUpSettled = (): Promise<void> => warming;
-
-/**
- * Counts, in the background, the words that ANALYZE's statistics of content_tsv (most common
- * elements, over the whole table) put in COMMON or more rows, among `rows` (the counts are those
- * rows' own: the statistics only choose which words to count), and remembers the common ones.
- * PostgreSQL only: PGlite runs one statement at a time, so a background count would hold every
- * request behind it. Bounded: a set of rows at most once per COMMON_MEMORY_MS, one warm-up at a
- * time and at most one per WARM_UP_SPACING_MS in the process, and it stops at the first statement
- * cut off (a narrow set of rows, where common words' rows are mostly others', learns little, as
- * before). A failure only means the words are counted when asked for.
- */
-function warmUp(db: Knex, rows: (db: Knex) => Knex.QueryBuilder, scope: string): void {
-  if (db.client.config.client !== 'pg' || Date.now() < warmUpBusyUntil || !commonWords.claimWarmUp(scope)) return;
-  warmUpBusyUntil = Number.POSITIVE_INFINITY;
-  warming = detachedFromRequest(async () => {
-    const { rows: likely } = await db.raw(
-      `SELECT m.lex FROM pg_stats s, unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS m(lex, freq)
-        WHERE s.schemaname = current_schema() AND s.tablename = 'memories' AND s.attname = 'content_tsv' AND m.lex IS NOT NULL
-          AND m.freq * (SELECT greatest(reltuples, 0) FROM pg_class WHERE oid = 'memories'::regclass) >= ?
-        ORDER BY m.freq DESC`,
-      [COMMON],
-    );
-    const words = (likely as Array<{ lex: string }>).map((w) => w.lex);
-    for (let i = 0; i < words.length; i += WARM_UP_CHUNK) {
-      const counted = await db.transaction(async (trx) => {
-        await trx.raw(`SET LOCAL statement_timeout = ${WARM_UP_TIMEOUT_MS}`);
-        const { rows: found } = await trx.raw(`SELECT t.lex, d.df FROM unnest(?::text[]) AS t(lex) CROSS JOIN LATERAL (SELECT count(*)::int AS df FROM (?) AS s) AS d`, [
-          words.slice(i, i + WARM_UP_CHUNK),
-          holdingWord(trx, rows),
-        ]);
-        return found as Array<{ lex: string; df: number }>;
-      });
-      commonWords.remember(scope, counted.filter((t) => Number(t.df) >= COMMON).map((t) => t.lex));
-    }
-  })
-    .catch(() => undefined)
-    .finally(() => (warmUpBusyUntil = Date.now() + WARM_UP_SPACING_MS));
-}
-
-/** Up to COMMON of `rows` holding the word t.lex (of the statement around it). */
-const holdingWord = (db: Knex, rows: (db: Knex) => Knex.QueryBuilder) =>
-  rows(db).whereRaw('memories.content_tsv @@ quote_literal(t.lex)::tsquery').select(db.raw('1')).limit(COMMON);

@@ -1,8 +1,7 @@
 import path from 'node:path';
 import knexFactory, { Knex } from 'knex';
 import type { Config } from '@ams/core';
-import { installAbandon } from './abandonable';
-import { installPreparedStatements } from './prepared-statements';
+import { installDriverFeatures } from './driver-features';
 import { HNSW_SESSION_SETTINGS } from './nearest';
 import { makeDataDirPrivate, type DataDirPrivacy } from './private-data-dir';
 
@@ -28,7 +27,9 @@ export async function pingDatabase(db: Knex): Promise<void> {
 }
 
 /** PostgreSQL when DATABASE_URL is set, else PGlite (with pgvector) persisted under DATA_DIR. */
-export async function createDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolMax'> & Partial<Pick<Config, 'dbPreparedStatements'>>): Promise<Database> {
+export async function createDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolMax'> & Partial<Pick<Config, 'dbPreparedStatements' | 'dbCancelAbandonedReads'>>,
+): Promise<Database> {
   if (config.databaseUrl) {
     const knex = knexFactory({
       client: 'pg',
@@ -40,15 +41,17 @@ export async function createDatabase(config: Pick<Config, 'databaseUrl' | 'dataD
           conn.query(HNSW_SESSION_SETTINGS, (err) => done(err, conn)),
       },
     });
-    installAbandon(knex, 'postgres');
-    installPreparedStatements(knex, config.dbPreparedStatements ?? true);
+    installDriverFeatures(knex, 'postgres', {
+      preparedStatements: config.dbPreparedStatements ?? true,
+      cancelAbandonedReads: config.dbCancelAbandonedReads ?? true,
+    });
     return { knex, driver: 'postgres', close: () => knex.destroy() };
   }
-  return createPgliteDatabase(config.dataDir);
+  return createPgliteDatabase(config.dataDir, config.dbCancelAbandonedReads ?? true);
 }
 
 /** `dataDir` of `memory://` keeps everything in memory (used by the embedded-mode smoke test). */
-export async function createPgliteDatabase(dataDir: string): Promise<Database> {
+export async function createPgliteDatabase(dataDir: string, cancelAbandonedReads = true): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { vector } = await import('@electric-sql/pglite-pgvector');
   const location = dataDir.startsWith('memory://') ? dataDir : path.resolve(dataDir);
@@ -61,8 +64,7 @@ export async function createPgliteDatabase(dataDir: string): Promise<Database> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const ClientPgLite = require('knex-pglite');
   const knex = knexFactory({ client: ClientPgLite, connection: { pglite } as never });
-  installAbandon(knex, 'pglite');
-  installPreparedStatements(knex, false);
+  installDriverFeatures(knex, 'pglite', { preparedStatements: false, cancelAbandonedReads });
   const dataDirPrivacy = before && after && { exposed: before.exposed, unfixable: [...before.unfixable, ...after.unfixable] };
   return {
     knex,

@@ -58,8 +58,7 @@ const indexOrdered = (db: Knex, table: string, filtered: (db: Knex) => Knex.Quer
  * The HNSW index on `<table>.embedding` answers first. A filtered HNSW scan only sees ef_search
  * candidates from the whole table (every tenant's rows), so iterative scans keep it going until k
  * rows pass the filters; relaxed order is re-sorted here. When the index still yields fewer than k
- * (a small or heavily filtered set), an exact scan over the filtered rows answers instead;
- * `indexFellShort`: the caller already asked the index this (nearestInOneStatement), go straight there.
+ * (a small or heavily filtered set), an exact scan over the filtered rows answers instead.
  */
 export async function nearestNeighbours(
   db: Knex,
@@ -67,12 +66,9 @@ export async function nearestNeighbours(
   filtered: (db: Knex) => Knex.QueryBuilder,
   vector: string,
   k: number,
-  indexFellShort = false,
 ): Promise<Neighbour[]> {
-  if (!indexFellShort) {
-    const viaIndex: Array<{ id: string; score: number }> = await inIterativeScan(db, k, (trx) => indexOrdered(trx, table, filtered, vector, k));
-    if (viaIndex.length >= k) return byScore(viaIndex);
-  }
+  const viaIndex: Array<{ id: string; score: number }> = await inIterativeScan(db, k, (trx) => indexOrdered(trx, table, filtered, vector, k));
+  if (viaIndex.length >= k) return byScore(viaIndex);
   // MATERIALIZED keeps the planner from turning this back into an index-ordered scan.
   const { expr, rows } = ofQuerySize(table, filtered, vector);
   const exact: Array<{ id: string; score: number }> = await db
@@ -85,11 +81,11 @@ export async function nearestNeighbours(
 }
 
 /**
- * The index-ordered top-k (id, score; relaxed order) as one statement on any connection, for a
- * caller that builds on it (see searchEventsRepository.recordNearest); null when k is too deep for
- * the session's ef_search. Fewer than k rows from it means: ask nearestNeighbours, which scans exactly.
+ * The index-ordered top-k (id, score; relaxed order) as one query on any connection, for a caller
+ * that reads more in the same statement; null when k is too deep for the session's ef_search.
+ * Fewer than k rows from it means the index cannot answer alone: ask nearestNeighbours.
  */
-export function nearestInOneStatement(db: Knex, table: string, filtered: (db: Knex) => Knex.QueryBuilder, vector: string, k: number): Knex.QueryBuilder | null {
+export function indexTopK(db: Knex, table: string, filtered: (db: Knex) => Knex.QueryBuilder, vector: string, k: number): Knex.QueryBuilder | null {
   return efSearch(k) === EF_SEARCH_MIN ? indexOrdered(db, table, filtered, vector, k) : null;
 }
 

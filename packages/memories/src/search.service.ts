@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { Candidate, Db, EntityLinkRef, HydratedHit, memoriesRepository, MemoryRow, SearchEvent, SearchFilters, searchEventsRepository } from '@ams/db';
-import { cosineSimilarity, Embedder, embedQuery, toPgVector } from '@ams/embeddings';
+import { Candidate, Db, detachedFromRequest, EntityLinkRef, HydratedHit, memoriesRepository, MemoryRow, SearchEvent, SearchFilters, searchEventsRepository, searchHitsRepository } from '@ams/db';
+import { cosineSimilarity, Embedder, embedQuery } from '@ams/embeddings';
 import { compressToQuery, splitSentences } from '@ams/text';
 import { resolveAgentForRead } from './agent-ref';
 import type { Caller, MemoryDeps } from './deps';
@@ -9,8 +9,8 @@ import type { SearchInput } from './inputs';
 import { flatSearchCopies, presentMemorySummary } from './memory.presenter';
 import { narrowSearch } from './search-narrowing';
 import { entityNamesInQuery } from './query-entities';
-import { reciprocalRankFusion, RRF_K } from './rank-fusion';
-import { queryVectorOf, semanticLeg, semanticSearchInOneStatement } from './semantic-leg';
+import { reciprocalRankFusion } from './rank-fusion';
+import { nearestToQuery, semanticLeg } from './semantic-leg';
 
 const DEFAULT_COMPRESS_TOKENS = 2_000;
 const CHARS_PER_TOKEN = 4;
@@ -19,68 +19,45 @@ interface Scored {
   id: string;
   score: number;
   breakdown: Record<string, unknown>;
+  /** The row, when ranking read it already (semantic). */
+  row?: HydratedHit;
 }
 
 /** Candidates per list for hybrid: enough depth for fusion to reorder, bounded for latency. */
 const hybridDepth = (limit: number) => Math.min(200, Math.max(30, limit * 3));
 
-type SearchDeps = Pick<MemoryDeps, 'db' | 'embedder' | 'onSearch'>;
+export type SearchDeps = Pick<MemoryDeps, 'db' | 'primary' | 'embedder' | 'logger' | 'commonWords' | 'onSearch'>;
 
-interface Recorded {
-  hits: HydratedHit[];
-  evaluated: number;
+interface Ranked {
+  /** Best first. */
+  scored: Scored[];
   queryVector?: Float32Array;
-  breakdowns: Map<string, Scored['breakdown']>;
 }
 
-/** Hydrates the rows kept and records the search (one statement), for a ranking made here. */
-async function recordRanked(db: Db, body: SearchInput, event: () => SearchEvent, scored: Scored[], queryVector?: Float32Array): Promise<Recorded> {
-  const kept = scored.filter((s) => s.score >= body.min_score).slice(0, body.limit);
-  const hits = await searchEventsRepository.recordWithResults(db, event(), kept);
-  return { hits, evaluated: scored.length, queryVector, breakdowns: new Map(kept.map((s) => [s.id, s.breakdown])) };
+/** The index's top-k and the rows in one read when the index answers alone (see searchHitsRepository.nearest). */
+async function semantic({ db, embedder }: SearchDeps, f: SearchFilters, body: SearchInput): Promise<Ranked> {
+  const { hits, queryVector } = await nearestToQuery(embedder, f, body.query, (g, vector) => searchHitsRepository.nearest(db, g, vector, body.limit));
+  return { scored: hits.map((h) => ({ id: h.id, score: h.score, breakdown: { semantic: h.score }, row: h })), queryVector };
 }
 
-/** A semantic search the index answers alone is one statement after the embed; otherwise the exact scan, then the record. */
-async function semantic({ db, embedder }: SearchDeps, f: SearchFilters, body: SearchInput, event: () => SearchEvent): Promise<Recorded> {
-  const { found, made } = await semanticSearchInOneStatement(db, embedder, f, body.query, body.limit, body.min_score, event);
-  if (found) return { ...found, queryVector: made.queryVector, breakdowns: new Map(found.hits.map((h) => [h.id, { semantic: h.score }])) };
-  const { hits, queryVector } = await semanticLeg(db, embedder, f, body.query, body.limit, made);
-  return recordRanked(db, body, event, hits.map((c) => ({ ...c, breakdown: { semantic: c.score } })), queryVector);
-}
-
-/**
- * One query embedding; the keyword and graph legs run while the model embeds it, each on its own
- * connection. When they are done by the time the vector is, the index's top-k, the fusion, the
- * rows and the record are one statement (recordFused). When they are not, the index is asked at
- * once, beside them, and the fusion is here: either way nothing waits that need not.
- */
-async function hybrid({ db, embedder }: SearchDeps, f: SearchFilters, body: SearchInput, event: () => SearchEvent): Promise<Recorded> {
+/** The three legs at once, each on its own connection (the keyword and graph legs run while the model embeds the query), fused here. */
+async function hybrid({ db, embedder, commonWords }: SearchDeps, f: SearchFilters, body: SearchInput): Promise<Ranked> {
   const depth = hybridDepth(body.limit);
-  const others = Promise.all([memoriesRepository.keywordCandidates(db, f, body.query, depth), graphLeg(db, f, body.query, depth)]);
-  let othersDone = false;
-  others.then(
-    () => (othersDone = true),
-    () => (othersDone = true),
-  );
-  const made = await queryVectorOf(embedder, body.query);
-  let indexFellShort = false;
-  if (othersDone) {
-    const [keyword, graph] = await others;
-    const nearest = memoriesRepository.semanticTopKQuery(db, { ...f, embeddingModel: made.model }, toPgVector(made.queryVector), depth);
-    const found = nearest
-      ? await searchEventsRepository.recordFused(db, event(), nearest, depth, { keyword, graph }, { rrfK: RRF_K, limit: body.limit, minScore: body.min_score })
-      : null;
-    if (found) {
-      const breakdowns = new Map(found.hits.map((h) => [h.id, { rrf: h.score, ...found.details.get(h.id) }]));
-      return { hits: found.hits, evaluated: found.evaluated, queryVector: made.queryVector, breakdowns };
-    }
-    indexFellShort = nearest !== null;
-  }
-  const [{ hits: semantic }, [keyword, graph]] = await Promise.all([semanticLeg(db, embedder, f, body.query, depth, { ...made, indexFellShort }), others]);
+  const [{ hits: semantic, queryVector }, keyword, graph] = await Promise.all([
+    semanticLeg(db, embedder, f, body.query, depth),
+    memoriesRepository.keywordCandidates(db, commonWords, f, body.query, depth),
+    graphLeg(db, f, body.query, depth),
+  ]);
   const fused = reciprocalRankFusion({ semantic, keyword, graph });
-  const scored = fused.map((c) => ({ id: c.id, score: c.score, breakdown: { rrf: c.score, ranks: c.ranks, scores: c.scores } }));
-  return recordRanked(db, body, event, scored, made.queryVector);
+  return { scored: fused.map((c) => ({ id: c.id, score: c.score, breakdown: { rrf: c.score, ranks: c.ranks, scores: c.scores } })), queryVector };
 }
+
+async function keyword({ db, commonWords }: SearchDeps, f: SearchFilters, body: SearchInput): Promise<Ranked> {
+  const hits = await memoriesRepository.keywordCandidates(db, commonWords, f, body.query, body.limit);
+  return { scored: hits.map((c) => ({ ...c, breakdown: { keyword: c.score } })) };
+}
+
+const RANKERS = { semantic, hybrid, keyword } satisfies Record<SearchInput['search_mode'], unknown>;
 
 /** The entity-graph leg. Its entity recognition (CPU) waits one turn, so the model's message and the keyword query go out first. */
 async function graphLeg(db: Db, f: SearchFilters, query: string, k: number): Promise<Candidate[]> {
@@ -89,14 +66,16 @@ async function graphLeg(db: Db, f: SearchFilters, query: string, k: number): Pro
 }
 
 /**
- * Ranks, then hydrates the rows kept and records the search (recorded before responding, so stats
- * read right after include this search; response_ms: up to the statement that records it).
+ * Writes a search's record on the primary, beside the search's read and never inside it, so the
+ * read could be served elsewhere. Outside the request's cancellation (the search was asked, even
+ * if its client left). A failure is logged and never fails the search.
  */
-async function rankAndRecord(deps: SearchDeps, f: SearchFilters, body: SearchInput, event: () => SearchEvent): Promise<Recorded> {
-  if (body.search_mode === 'semantic') return semantic(deps, f, body, event);
-  if (body.search_mode === 'hybrid') return hybrid(deps, f, body, event);
-  const hits = await memoriesRepository.keywordCandidates(deps.db, f, body.query, body.limit);
-  return recordRanked(deps.db, body, event, hits.map((c) => ({ ...c, breakdown: { keyword: c.score } })));
+async function recordSearch({ primary, logger }: SearchDeps, event: SearchEvent): Promise<void> {
+  try {
+    await detachedFromRequest(() => searchEventsRepository.record(primary, event));
+  } catch (err) {
+    logger.warn('search not recorded', { error: (err as Error).message, search_mode: event.searchMode });
+  }
 }
 
 /**
@@ -116,6 +95,11 @@ async function compress(embedder: Embedder, rows: MemoryRow[], queryVector: Floa
   return out;
 }
 
+/**
+ * One path per mode: rank (semantic: the query's vector, then the nearest rows, read with their
+ * ranking; keyword: full text; hybrid: the three legs at once, then reciprocal rank fusion), keep
+ * from min_score on, then read the rows kept (unless ranking read them) while the search is recorded.
+ */
 export async function searchMemories(deps: SearchDeps, caller: Caller, body: SearchInput) {
   const started = performance.now();
   const db: Db = deps.db;
@@ -133,16 +117,23 @@ export async function searchMemories(deps: SearchDeps, caller: Caller, body: Sea
     metadataFilter: body.metadata_filter ?? [],
     embeddingModel: deps.embedder.model,
   };
-  const event = (): SearchEvent => ({
-    accountId: caller.accountId,
-    agentId: agent === 'none' ? null : agent,
-    query: body.query,
-    searchMode: body.search_mode,
-    responseMs: performance.now() - started,
-  });
-  const { hits, evaluated, queryVector, breakdowns }: Recorded = matchesNothing
-    ? { hits: await searchEventsRepository.recordWithResults(db, event(), []), evaluated: 0, breakdowns: new Map() }
-    : await rankAndRecord(deps, filters, body, event);
+  const { scored, queryVector }: Ranked = matchesNothing ? { scored: [] } : await RANKERS[body.search_mode](deps, filters, body);
+  const kept = scored.filter((c) => c.score >= body.min_score).slice(0, body.limit);
+  // The record is written while the rows are read: awaited (stats read right after include this
+  // search), at no cost in latency (the INSERT does not wait for its flush and is quicker than the read).
+  const [hits] = await Promise.all([
+    kept.every((c) => c.row) ? kept.map((c) => c.row!) : searchHitsRepository.hydrate(db, caller.accountId, kept),
+    recordSearch(deps, {
+      accountId: caller.accountId,
+      agentId: agent === 'none' ? null : agent,
+      query: body.query,
+      searchMode: body.search_mode,
+      resultCount: kept.length,
+      avgScore: kept.length ? kept.reduce((sum, c) => sum + c.score, 0) / kept.length : null,
+      responseMs: performance.now() - started,
+    }),
+  ]);
+  const breakdowns = new Map(kept.map((c) => [c.id, c.breakdown]));
   const vectorForCompress = body.compress ? (queryVector ?? (await embedQuery(deps.embedder, body.query))) : undefined;
   const compressed = vectorForCompress
     ? await compress(deps.embedder, hits, vectorForCompress, body.max_context_tokens ?? DEFAULT_COMPRESS_TOKENS)
@@ -159,7 +150,7 @@ export async function searchMemories(deps: SearchDeps, caller: Caller, body: Sea
     data,
     meta: {
       recalled_count: data.length,
-      total_evaluated: evaluated,
+      total_evaluated: scored.length,
       threshold: body.min_score,
       top_scores: data.map((d) => d.score).slice(0, 10),
     },

@@ -1,4 +1,4 @@
-import { Candidate, Db, HydratedHit, memoriesRepository, SearchEvent, SearchFilters, searchEventsRepository } from '@ams/db';
+import { Candidate, Db, memoriesRepository, SearchFilters } from '@ams/db';
 import { Embedder, embedQuery, SwitchableEmbedder, toPgVector } from '@ams/embeddings';
 
 /** Whether the embedder's model moved on from `used` (here, or in the store: re-read then). */
@@ -8,57 +8,37 @@ async function modelMovedOn(embedder: Embedder, used: string): Promise<boolean> 
 }
 
 /**
- * The semantic leg: the query's vector and the k memories nearest to it among the vectors of the
- * model that made it (read when the vector is made, so a re-embed's switch in between cannot pair
- * one model's query with another's rows). Nothing found right after a switch (made here or by
- * another process) is asked once more with the new model.
+ * The query's vector and what `find` finds nearest to it among the vectors of the model that made
+ * it (read when the vector is made, so a re-embed's switch in between cannot pair one model's query
+ * with another's rows). Nothing found right after a switch (made here or by another process) is
+ * asked once more with the new model.
  */
-export async function semanticLeg(
-  db: Db,
+export async function nearestToQuery<T>(
   embedder: Embedder,
   f: SearchFilters,
   query: string,
-  k: number,
-  made?: QueryVector,
-): Promise<{ hits: Candidate[]; queryVector: Float32Array }> {
+  find: (f: SearchFilters, vector: string) => Promise<T[]>,
+): Promise<{ hits: T[]; queryVector: Float32Array }> {
   for (let retried = false; ; retried = true) {
-    const given = !retried ? made : undefined;
-    const { queryVector, model } = given ?? (await queryVectorOf(embedder, query));
-    const hits = await memoriesRepository.semanticCandidates(db, { ...f, embeddingModel: model }, toPgVector(queryVector), k, given?.indexFellShort);
+    const { queryVector, model } = await queryVectorOf(embedder, query);
+    const hits = await find({ ...f, embeddingModel: model }, toPgVector(queryVector));
     if (hits.length > 0 || retried || !(await modelMovedOn(embedder, model))) return { hits, queryVector };
   }
 }
 
-/** A query's vector and the model that made it; `indexFellShort`: the index was asked for k rows with it and had fewer. */
+/** The semantic leg of a hybrid search: the k nearest memories' ids and scores (see nearestToQuery). */
+export function semanticLeg(db: Db, embedder: Embedder, f: SearchFilters, query: string, k: number): Promise<{ hits: Candidate[]; queryVector: Float32Array }> {
+  return nearestToQuery(embedder, f, query, (g, vector) => memoriesRepository.semanticCandidates(db, g, vector, k));
+}
+
+/** A query's vector and the model that made it. */
 export interface QueryVector {
   queryVector: Float32Array;
   model: string;
-  indexFellShort?: boolean;
 }
 
 /** The model is read as the vector is made, so a re-embed's switch in between cannot mislabel it. */
 export async function queryVectorOf(embedder: Embedder, query: string): Promise<QueryVector> {
   const queryVector = await embedQuery(embedder, query);
   return { queryVector, model: embedder.model };
-}
-
-/**
- * A whole semantic search in one statement after the embed (ranking, rows, the search recorded;
- * see recordNearest), when the index can answer it alone. `found` is null when it cannot (k too
- * deep, or fewer than k rows from the index): the caller takes the general path with `made`.
- */
-export async function semanticSearchInOneStatement(
-  db: Db,
-  embedder: Embedder,
-  f: SearchFilters,
-  query: string,
-  k: number,
-  minScore: number,
-  event: () => SearchEvent,
-): Promise<{ found: { hits: HydratedHit[]; evaluated: number } | null; made: QueryVector }> {
-  const made = await queryVectorOf(embedder, query);
-  const nearest = memoriesRepository.semanticTopKQuery(db, { ...f, embeddingModel: made.model }, toPgVector(made.queryVector), k);
-  if (!nearest) return { found: null, made };
-  const found = await searchEventsRepository.recordNearest(db, event(), nearest, k, minScore);
-  return { found, made: { ...made, indexFellShort: found === null } };
 }

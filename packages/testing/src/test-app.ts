@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import supertest from 'supertest';
 import { createLogger, loadConfig, Config } from '@ams/core';
-import { accountsRepository, createDatabase, Database, migrateLatest } from '@ams/db';
+import { accountsRepository, CommonWords, createDatabase, Database, migrateLatest } from '@ams/db';
 import { Embedder, LexicalEmbedder } from '@ams/embeddings';
 import type { Registry } from 'prom-client';
 import { apiMetrics, connectRedis, createApp, createIngestion, issueApiKey, type AppContext, type RedisConnection, type Scope } from '@ams/api';
@@ -83,7 +83,16 @@ export async function createTestApp(
   if (redis) await waitFor(() => redis.isReady(), 3000).catch(() => undefined);
   // The lexical embedder: deterministic and instant; the transformers path has tests of its own.
   const embedder = opts.embedder ?? new LexicalEmbedder();
-  const ctx: AppContext = { config, logger, db, redis, embedder, models: modelLoader(config, [embedder]), metrics: apiMetrics(db.knex, opts.metricsRegistry) };
+  const ctx: AppContext = {
+    config,
+    logger,
+    db,
+    redis,
+    embedder,
+    commonWords: new CommonWords(db.knex),
+    models: modelLoader(config, [embedder]),
+    metrics: apiMetrics(db.knex, opts.metricsRegistry),
+  };
   // With `ingestion`, v2 creates go to the embedding worker as in server.ts (queue or in-process, by config).
   const ingestion = opts.ingestion ? createIngestion(config, ctx) : undefined;
   ctx.ingestion = ingestion;
@@ -104,6 +113,7 @@ export async function createTestApp(
       await ctx.imports?.close();
       await ingestion?.close();
       if (!opts.redis) await redis?.close();
+      await ctx.commonWords.close();
       if (owned) await db.close();
       if (violations.length) throw new Error(`responses that do not match the OpenAPI document:\n${[...new Set(violations)].join('\n')}`);
     },

@@ -1,5 +1,5 @@
 import type { Config, Logger } from '@ams/core';
-import type { Database } from '@ams/db';
+import type { CommonWords, Database } from '@ams/db';
 import type { Embedder } from '@ams/embeddings';
 import type { ModelLoader, ReembedRunner } from '@ams/ingestion';
 import type { Dispatch, IngestionPort } from '@ams/memories';
@@ -15,6 +15,8 @@ export interface AppContext {
   /** Absent in embedded mode. */
   redis?: RedisConnection;
   embedder: Embedder;
+  /** Keyword ranking's memory of common words over `db`; closed before `db` is. */
+  commonWords: CommonWords;
   /**
    * Hands webhook deliveries, recorded in a transaction that has committed, to the dispatcher
    * (the queue in split mode, the in-process dispatcher in embedded mode). Never throws.

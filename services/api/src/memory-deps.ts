@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { abandonable } from '@ams/db';
 import type { Embedder } from '@ams/embeddings';
 import { embedNow, ingestionPolicy } from '@ams/ingestion';
-import type { MemoryDeps } from '@ams/memories';
+import type { MemoryDeps, SearchDeps } from '@ams/memories';
 import type { AppContext } from './context';
 import { isReadRequest, requestSignal } from './middleware/backpressure';
 
@@ -21,11 +21,11 @@ function stopsWith(embedder: Embedder, signal: AbortSignal): Embedder {
  * when its client goes away or its deadline passes the running query is cancelled and the steps
  * left (query embedding, hydration) are skipped. Writes get the plain ones and always finish.
  */
-export function requestResources(ctx: AppContext, req: Request): Pick<MemoryDeps, 'db' | 'embedder' | 'onSearch'> {
-  const onSearch = ctx.metrics?.observeSearch;
-  if (!isReadRequest(req)) return { db: ctx.db.knex, embedder: ctx.embedder, onSearch };
+export function requestResources(ctx: AppContext, req: Request): SearchDeps {
+  const process = { primary: ctx.db.knex, commonWords: ctx.commonWords, logger: req.log, onSearch: ctx.metrics?.observeSearch };
+  if (!isReadRequest(req)) return { ...process, db: ctx.db.knex, embedder: ctx.embedder };
   const signal = requestSignal(req);
-  return { db: abandonable(ctx.db.knex, signal), embedder: stopsWith(ctx.embedder, signal), onSearch };
+  return { ...process, db: abandonable(ctx.db.knex, signal), embedder: stopsWith(ctx.embedder, signal) };
 }
 
 /** `ctx` as one request should use it (see requestResources), for services that take the whole context. */
@@ -37,15 +37,12 @@ export function requestContext(ctx: AppContext, req: Request): AppContext {
 
 /** What the memory domain needs for one request: the process's resources and the request's logger. */
 export function memoryDeps(ctx: AppContext, req: Request): MemoryDeps {
-  const { db, embedder, onSearch } = requestResources(ctx, req);
-  const logger = req.log;
+  const resources = requestResources(ctx, req);
+  const { db, embedder, logger } = resources;
   return {
-    db,
-    embedder,
-    logger,
+    ...resources,
     dispatch: ctx.webhookDispatch,
     ingestion: ctx.ingestion,
-    onSearch,
     embedNow: (accountId, id) =>
       embedNow({ db, embedder, logger, ...ingestionPolicy(ctx.config), onDeliveries: ctx.webhookDispatch }, accountId, id),
   };

@@ -1,5 +1,5 @@
 import { createLogger, loadConfig, runService, secretBoxFor } from '@ams/core';
-import { createDatabase, migrateLatest, sealWebhookSecrets } from '@ams/db';
+import { CommonWords, createDatabase, migrateLatest, sealWebhookSecrets } from '@ams/db';
 import { createEmbedder, SwitchableEmbedder, withQueryCache } from '@ams/embeddings';
 import { followActiveModel, modelLoader } from '@ams/ingestion';
 import { serveMetrics } from '@ams/metrics';
@@ -49,6 +49,7 @@ runService(SHUTDOWN_GRACE_MS, async () => {
     db,
     redis,
     embedder,
+    commonWords: new CommonWords(db.knex),
     webhookDispatch: webhooks.dispatch,
     ingestion,
     metrics,
@@ -83,6 +84,7 @@ runService(SHUTDOWN_GRACE_MS, async () => {
       await ingestion.close();
       await webhooks.close();
       await redis?.close();
+      await ctx.commonWords.close();
       await db.close();
     },
   };

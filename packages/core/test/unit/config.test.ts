@@ -77,6 +77,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ IMPORT_STALE_AFTER_MS: '2000' }).importStaleAfterMs).toBe(2_000);
   });
 
+  it('cancels abandoned reads unless DB_CANCEL_ABANDONED_READS=false', () => {
+    expect(loadConfig({}).dbCancelAbandonedReads).toBe(true);
+    expect(loadConfig({ DB_CANCEL_ABANDONED_READS: 'false' }).dbCancelAbandonedReads).toBe(false);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).mode).toBe('embedded');
   });
@@ -94,6 +99,7 @@ describe('loadConfig', () => {
     [{ MAX_QUEUE_WAIT_MS: 'soon' }, 'MAX_QUEUE_WAIT_MS'],
     [{ MAX_QUEUE_DELAY_MS: 'soon' }, 'MAX_QUEUE_DELAY_MS'],
     [{ DB_PREPARED_STATEMENTS: 'sometimes' }, 'DB_PREPARED_STATEMENTS'],
+    [{ DB_CANCEL_ABANDONED_READS: 'maybe' }, 'DB_CANCEL_ABANDONED_READS'],
   ])('fails fast on %p, naming the variable', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name}:`));

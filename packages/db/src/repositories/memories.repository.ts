@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
-import { byScore, explainNearest, nearestInOneStatement, nearestNeighbours } from '../nearest';
+import { byScore, explainNearest, nearestNeighbours } from '../nearest';
+import type { CommonWords } from '../common-words';
 import { bm25Candidates } from '../keyword-ranking';
 import type { EmbeddingStatus, MemoryType, Tier, Visibility } from '@ams/vocabulary';
 import { Page, PageParams, paginate } from '../pagination';
-import { prepared } from '../prepared-statements';
+import { prepared } from '../driver-features';
 import { literalDimensions, vectorMatch } from '../vector-column';
 
 /** A memory row as read back: never the vector or the tsvector (large, and no caller needs them). */
@@ -195,7 +196,7 @@ function applyMetadataCondition(q: Knex.QueryBuilder, c: MetadataCondition): voi
 }
 
 /** Searchable rows embedded with the query's model: the semantic leg's candidate set. */
-const semanticSet = (f: SearchFilters) => (db: Knex) => searchable(db, f).where('memories.embedding_model', f.embeddingModel);
+export const semanticSet = (f: SearchFilters) => (db: Knex) => searchable(db, f).where('memories.embedding_model', f.embeddingModel);
 
 /** Live, searchable (embedded with the current model) memories matching every filter. */
 function searchable(db: Knex, f: SearchFilters): Knex.QueryBuilder {
@@ -350,13 +351,8 @@ export const memoriesRepository = {
   },
 
   /** Top-k by cosine similarity: the filtered HNSW scan with its exact fallback (see nearestNeighbours). */
-  async semanticCandidates(db: Knex, f: SearchFilters, vector: string, k: number, indexFellShort = false): Promise<Candidate[]> {
-    return nearestNeighbours(db, 'memories', semanticSet(f), vector, k, indexFellShort);
-  },
-
-  /** The index's top-k as one statement (see nearestInOneStatement), or null when k is too deep for that. */
-  semanticTopKQuery(db: Knex, f: SearchFilters, vector: string, k: number): Knex.QueryBuilder | null {
-    return nearestInOneStatement(db, 'memories', semanticSet(f), vector, k);
+  async semanticCandidates(db: Knex, f: SearchFilters, vector: string, k: number): Promise<Candidate[]> {
+    return nearestNeighbours(db, 'memories', semanticSet(f), vector, k);
   },
 
   /** The plan PostgreSQL picks for the semantic query (operators check the HNSW index is used). */
@@ -364,9 +360,12 @@ export const memoriesRepository = {
     return explainNearest(db, 'memories', semanticSet(f), vector, k);
   },
 
-  /** PostgreSQL full text (GIN on content_tsv), ranked BM25-style (see keyword-ranking.ts); scores 0..1. */
-  async keywordCandidates(db: Knex, f: SearchFilters, text: string, k: number): Promise<Candidate[]> {
-    return bm25Candidates(db, (d) => searchable(d, f), text, k);
+  /**
+   * PostgreSQL full text (GIN on content_tsv), ranked BM25-style (see keyword-ranking.ts); scores
+   * 0..1. `commonWords`: the process's memory of common words (the caller owns it).
+   */
+  async keywordCandidates(db: Knex, commonWords: CommonWords, f: SearchFilters, text: string, k: number): Promise<Candidate[]> {
+    return bm25Candidates(db, commonWords, (d) => searchable(d, f), text, k);
   },
 
   /**

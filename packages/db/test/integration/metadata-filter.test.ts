@@ -1,14 +1,16 @@
-import { Database, memoriesRepository, MetadataCondition, SearchFilters } from '../../src';
+import { CommonWords, Database, memoriesRepository, MetadataCondition, SearchFilters } from '../../src';
 import { insertMemories, openRunDatabase, tenant } from './fixtures';
 
 /** The metadata_filter compiler (jsonb containment, existence, typed comparisons) on real PostgreSQL. */
 describe('metadata filter compiler', () => {
   let db: Database;
+  let words: CommonWords;
   let filters: Omit<SearchFilters, 'metadataFilter'>;
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
     db = await openRunDatabase();
+    words = new CommonWords(db.knex);
     const t = await tenant(db);
     filters = { accountId: t.accountId, includeConfidential: true, includeArchived: true, embeddingModel: 'test-model' };
     const docs: Record<string, Record<string, unknown>> = {
@@ -21,10 +23,13 @@ describe('metadata filter compiler', () => {
     const rows = await insertMemories(db, t, Object.values(docs).map((metadata) => ({ metadata })));
     Object.keys(docs).forEach((name, i) => (ids[name] = rows[i]!.id));
   });
-  afterAll(() => db.close());
+  afterAll(async () => {
+    await words.close();
+    await db.close();
+  });
 
   const matching = async (...metadataFilter: MetadataCondition[]) => {
-    const found = await memoriesRepository.keywordCandidates(db.knex, { ...filters, metadataFilter }, 'kafka', 100);
+    const found = await memoriesRepository.keywordCandidates(db.knex, words, { ...filters, metadataFilter }, 'kafka', 100);
     const names = Object.entries(ids).filter(([, id]) => found.some((c) => c.id === id)).map(([name]) => name);
     return names.sort();
   };

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { searchMemories, type MemoryDeps, type SearchMode } from '@ams/memories';
+import { searchMemories, type SearchDeps, type SearchMode } from '@ams/memories';
 import { extractiveSummary, truncateAtWord } from '@ams/text';
 import type { AuthContext } from '../context';
 
@@ -71,7 +71,7 @@ const RANKING_VERSION = 'similarity-v1';
  * `memories`, `token_count`, `ranking_version`, `ai_enhanced`, `latency_ms` and, with
  * `ai_enhanced`, an extractive `summary` (no LLM is called).
  */
-export async function buildContext(deps: Pick<MemoryDeps, 'db' | 'embedder' | 'onSearch'>, auth: AuthContext, body: BuildContextInput) {
+export async function buildContext(deps: SearchDeps, auth: AuthContext, body: BuildContextInput) {
   const started = performance.now();
   const excluded = new Set(body.exclude_memory_ids ?? []);
   const results = await searchMemories(deps, auth, {

@@ -1,0 +1,68 @@
+import type { Knex } from 'knex';
+import { prepared } from '../driver-features';
+import { indexTopK, nearestNeighbours } from '../nearest';
+import { MEMORY_COLUMNS, MemoryRow, SearchFilters, semanticSet } from './memories.repository';
+
+export interface EntityLinkRef {
+  type: string;
+  value: string;
+  confidence: number;
+}
+
+export type HydratedHit = MemoryRow & { score: number; entities: EntityLinkRef[] };
+
+type Row = MemoryRow & { score: unknown; entities: unknown };
+
+/** A hit's columns: the memory, the score of `h`, its linked live entities (best first). */
+const HIT_COLUMNS = `${MEMORY_COLUMNS.join(', ')}, h.score,
+  (SELECT coalesce(json_agg(json_build_object('type', e.entity_type, 'value', e.name, 'confidence', l.relevance_score)
+                            ORDER BY l.relevance_score DESC, e.name), '[]'::json)
+     FROM entity_memory_links l JOIN entities e ON e.account_id = l.account_id AND e.id = l.entity_id
+    WHERE l.account_id = memories.account_id AND l.memory_id = memories.id AND e.deleted_at IS NULL) AS entities`;
+
+const present = (rows: Row[]): HydratedHit[] =>
+  rows.map((r) => ({
+    ...r,
+    score: Number(r.score),
+    entities: (typeof r.entities === 'string' ? JSON.parse(r.entities) : r.entities) as EntityLinkRef[],
+  }));
+
+export const searchHitsRepository = {
+  /**
+   * The live memories of a ranking (`hits`, best first) in its order, each with its score and its
+   * linked live entities; a memory deleted since it was ranked is left out. One statement, a pure
+   * read; prepared (its plan does not hang on the ids given).
+   */
+  async hydrate(db: Knex, accountId: string, hits: Array<{ id: string; score: number }>): Promise<HydratedHit[]> {
+    if (hits.length === 0) return [];
+    const { rows } = await prepared(
+      db.raw(
+        `SELECT ${HIT_COLUMNS}
+           FROM unnest(?::uuid[], ?::float8[]) WITH ORDINALITY AS h(id, score, ord)
+           JOIN memories ON memories.account_id = ?::uuid AND memories.id = h.id AND memories.deleted_at IS NULL
+          ORDER BY h.ord`,
+        [hits.map((h) => h.id), hits.map((h) => h.score), accountId],
+      ),
+    );
+    return present(rows as Row[]);
+  },
+
+  /**
+   * The k memories of `f` nearest to `vector` (semanticCandidates' ranking), as hydrate gives them.
+   * When the HNSW index answers alone, its top-k and the rows are one read statement (a semantic
+   * search's only statement after the embed; not prepared: a generic plan would not know the
+   * filters' selectivity). Otherwise (k too deep for one statement, or fewer than k rows from the
+   * index: a small or heavily filtered set) the exact scan ranks, then hydrate reads.
+   */
+  async nearest(db: Knex, f: SearchFilters, vector: string, k: number): Promise<HydratedHit[]> {
+    const topK = indexTopK(db, 'memories', semanticSet(f), vector, k);
+    if (topK) {
+      const { rows } = await db.raw(
+        `SELECT ${HIT_COLUMNS} FROM (?) AS h JOIN memories ON memories.account_id = ?::uuid AND memories.id = h.id ORDER BY h.score DESC, h.id`,
+        [topK, f.accountId],
+      );
+      if (rows.length >= k) return present(rows as Row[]);
+    }
+    return this.hydrate(db, f.accountId, await nearestNeighbours(db, 'memories', semanticSet(f), vector, k));
+  },
+};
