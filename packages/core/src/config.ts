@@ -34,6 +34,8 @@ export interface Config {
   apiKeyCacheMs: number;
   /** An import job whose process has sent no heartbeat for this long is reported failed (its counts are exact). */
   importStaleAfterMs: number;
+  /** The largest import upload accepted, in bytes (it is spooled to a temporary file before the job starts). */
+  importMaxBytes: number;
   /** Load shedding (services/api/src/middleware/backpressure.ts); 0 turns a bound off. */
   backpressure: { maxInFlight: number; maxQueued: number; maxQueueDelayMs: number; maxEventLoopDelayMs: number; maxPoolWaitMs: number; requestTimeoutMs: number };
   embedding: {
@@ -120,6 +122,7 @@ const schema = Joi.object({
   REGISTER_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(10),
   API_KEY_CACHE_MS: Joi.number().integer().min(0).max(300_000).default(10_000),
   IMPORT_STALE_AFTER_MS: Joi.number().integer().min(1_000).max(3_600_000).default(30_000),
+  IMPORT_MAX_BYTES: Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER).default(1024 ** 3),
   // One per core, at least 2: npm run bench:load held the accepted p99 at twice the sustainable rate
   // within 3× the unloaded one with 2 on 2 cores; 3 spread past it (docs/decisions/0008-admission-queue.md).
   MAX_IN_FLIGHT_REQUESTS: Joi.number().integer().min(0).default(() => Math.max(2, os.availableParallelism())),
@@ -209,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     apiKeyCacheMs: v.API_KEY_CACHE_MS,
     importStaleAfterMs: v.IMPORT_STALE_AFTER_MS,
+    importMaxBytes: v.IMPORT_MAX_BYTES,
     backpressure: {
       maxInFlight: v.MAX_IN_FLIGHT_REQUESTS,
       maxQueued: v.MAX_QUEUED_REQUESTS ?? 16 * v.MAX_IN_FLIGHT_REQUESTS,

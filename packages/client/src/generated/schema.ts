@@ -2125,6 +2125,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The upload is over IMPORT_MAX_BYTES (1 GiB by default): nothing was stored and no job started */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation failed: `details` names each field and what is wrong with it */
             422: {
                 headers: {

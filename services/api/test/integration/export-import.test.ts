@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp } from '@ams/testing';
 
 type Rec = Record<string, unknown> & { type: string };
@@ -271,6 +272,45 @@ describe('export and import', () => {
     expect(res.text).toMatch(/## \d{4}-\d\d-\d\d \d\d:\d\d:\d\d · planner · /);
     expect(res.text).toContain('- **topic**: "db"');
     expect(res.text).not.toContain('Reviews need two approvals');
+  });
+
+  it('refuses an upload over IMPORT_MAX_BYTES with 413 before any job, declared or streamed, and accepts one at the limit', async () => {
+    const small = await createTestApp({ IMPORT_MAX_BYTES: '400' });
+    try {
+      const owner = await createAccount(small.ctx);
+      const line = (n: number) => JSON.stringify({ type: 'agent', id: `6f1d7c2e-0000-4000-8000-0000000001${String(n).padStart(2, '0')}`, name: `limit-${n}` });
+      const fits = [line(1), line(2), line(3)].join('\n') + '\n';
+      expect(Buffer.byteLength(fits)).toBeLessThanOrEqual(400);
+      const over = fits + [line(4), line(5), line(6)].join('\n') + '\n';
+      const send = (body: string) => small.request().post('/v1/import').set(bearer(owner.key)).set('Content-Type', 'application/x-ndjson').send(body);
+      const refused = await send(over);
+      expect(expectError(refused, 413, 'payload_too_large').message).toMatch(/IMPORT_MAX_BYTES \(400 bytes\)/);
+      // Streamed without a declared length: refused once past the limit, the part received thrown away.
+      const server = http.createServer(small.app).listen(0, '127.0.0.1');
+      await new Promise((r) => server.once('listening', r));
+      const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const { port } = server.address() as import('node:net').AddressInfo;
+        const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/v1/import', headers: { ...bearer(owner.key), 'Content-Type': 'application/x-ndjson', 'Transfer-Encoding': 'chunked' } }, (res) => {
+          let text = '';
+          res.on('data', (d) => (text += d));
+          res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+        });
+        req.on('error', reject);
+        for (let i = 0; i < 20; i++) req.write(line(10 + i) + '\n');
+        req.end();
+      }).finally(() => new Promise((r) => server.close(r)));
+      expect(chunked.status).toBe(413);
+      expect(JSON.parse(chunked.body)).toMatchObject({ type: 'payload_too_large', code: 413 });
+      // Neither refusal left a job behind.
+      expect(Number((await small.ctx.db.knex('import_jobs').where({ account_id: owner.accountId }).count({ n: '*' }).first())!.n)).toBe(0);
+      const accepted = await send(fits);
+      expect(accepted.status).toBe(202);
+      await small.ctx.imports!.settled(accepted.body.id);
+      const job = await small.request().get(`/v1/import/jobs/${accepted.body.id}`).set(bearer(owner.key));
+      expect(job.body).toMatchObject({ status: 'completed', records: { read: 3, stored: 3, failed: 0 } });
+    } finally {
+      await small.close();
+    }
   });
 
   it('needs an admin key and valid parameters', async () => {

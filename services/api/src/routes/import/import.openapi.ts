@@ -32,6 +32,7 @@ export const importOpenApi: RouteDocs = {
     responses: {
       202: { description: 'The job, running', schema: importJob, headers: { Location: 'The job: /v1/import/jobs/{id}' } },
     },
+    errors: { 413: 'The upload is over IMPORT_MAX_BYTES (1 GiB by default): nothing was stored and no job started' },
   },
   'GET /v1/import/jobs/:id': {
     summary: "An import job's progress: lines settled, records read, stored, skipped and failed, and each failed line",

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { Readable } from 'node:stream';
+import { PassThrough, Transform, type Readable } from 'node:stream';
 import { ApiError } from '@ams/core';
 import { ImportJobRow, importJobsRepository } from '@ams/db';
 import type { AppContext } from '../../context';
@@ -15,6 +15,20 @@ export const MAX_IMPORT_LINE_BYTES = 2 * 1024 * 1024;
 
 const STOPPED = 'The API stopped during the import. Every line up to `lines` is settled as counted (stored, skipped or failed) and nothing else was stored; send the same file again to finish: records already stored are skipped.';
 const FAILED = 'The import stopped on an internal error. Every line up to `lines` is settled as counted and nothing else was stored; send the same file again to finish: records already stored are skipped.';
+
+const tooLarge = (maxBytes: number) =>
+  new ApiError('payload_too_large', `Import upload over IMPORT_MAX_BYTES (${maxBytes} bytes): split the file and send each part (records already stored are skipped)`);
+
+/** Passes the upload through, failing with 413 once it has passed `maxBytes`: the spool never outgrows it. */
+function byteLimit(maxBytes: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      done(seen > maxBytes ? tooLarge(maxBytes) : null, chunk);
+    },
+  });
+}
 
 /** The job as the API shows it. */
 export function presentImportJob(row: ImportJobRow) {
@@ -47,12 +61,23 @@ export class ImportJobs implements ImportJobsPort {
 
   constructor(private readonly ctx: AppContext) {}
 
-  async start(accountId: string, body: Readable, q: ImportOptions): Promise<ImportJobRow> {
+  async start(accountId: string, body: Readable & { headers?: Record<string, unknown> }, q: ImportOptions): Promise<ImportJobRow> {
+    const { importMaxBytes } = this.ctx.config;
+    // A declared length over the limit is refused before a byte is spooled.
+    if (Number(body.headers?.['content-length'] ?? 0) > importMaxBytes) throw tooLarge(importMaxBytes);
     const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'ams-import-'));
     const file = path.join(dir, `${crypto.randomUUID()}.ndjson`);
     let job: ImportJobRow;
     try {
-      await pipeline(body, fs.createWriteStream(file, { mode: 0o600 }));
+      // The request is piped, not part of the pipeline: a refusal must not destroy its socket before the 413 goes out.
+      const upload = body.pipe(new PassThrough());
+      // pipe() forwards no error: a client that goes away mid-upload must still end the spool.
+      body.once('close', () => body.readableEnded || upload.destroy(new ApiError('bad_request', 'The upload ended before its last byte')));
+      await pipeline(upload, byteLimit(importMaxBytes), fs.createWriteStream(file, { mode: 0o600 })).catch((err: unknown) => {
+        body.unpipe(upload);
+        body.resume();
+        throw err;
+      });
       job = await importJobsRepository.insert(this.ctx.db.knex, accountId, q.on_conflict);
     } catch (err) {
       await fs.promises.rm(dir, { recursive: true, force: true });
