@@ -15,3 +15,4 @@ export * from './joi-arbitrary';
 export * from './fake-hub';
 export * from './mcp-tool-tour';
 export * from './scratch-database';
+export * from './account-fingerprint';

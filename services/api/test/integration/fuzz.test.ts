@@ -8,7 +8,7 @@ import { listRoutes, RouteEntry } from '../../src/lib/route-table';
 import { RECORD_SCHEMAS } from '../../src/routes/import/import-records.schemas';
 import { schemaCapture } from '../../src/validation/schema-capture';
 import { Description, pathParamArbitrary, requestArbitrary } from '@ams/testing';
-import { bearer, createAccount, createTestApp, TestAccount, TestApp } from '@ams/testing';
+import { accountFingerprint, bearer, createAccount, createTestApp, TestAccount, TestApp } from '@ams/testing';
 
 /**
  * Property-based fuzzing of every route. Routes come from the app's own router
@@ -23,7 +23,6 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
 const SEED = Number(process.env.FUZZ_SEED ?? 1313);
 
 // Tables whose rows a request might change; api_keys (last use) and search_events change on reads.
-const TABLES = ['memories', 'agents', 'sessions', 'projects', 'decisions', 'patterns', 'entities', 'webhooks', 'webhook_deliveries'];
 
 describe('fuzzing every route from its own schema', () => {
   let t: TestApp;
@@ -33,15 +32,7 @@ describe('fuzzing every route from its own schema', () => {
   let routes: RouteEntry[] = [];
 
   const routeKey = (r: RouteEntry) => `${r.method} ${r.path}`;
-  const fingerprint = async () => {
-    const parts = await Promise.all(
-      TABLES.map(async (table) => {
-        const { rows } = await t.ctx.db.knex.raw(`SELECT md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) AS h FROM ${table} x WHERE account_id = ?`, [acct.accountId]);
-        return `${table}:${rows[0].h}`;
-      }),
-    );
-    return parts.join(',');
-  };
+  const fingerprint = () => accountFingerprint(t.ctx.db.knex, acct.accountId);
 
   const send = (method: string, url: string, body?: string) => {
     const req = supertest(server)[method.toLowerCase() as 'get'](url).set(bearer(acct.key));

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { hostileValue, requestArbitrary, type Description } from '@ams/testing';
-import { bearer, createAccount, createTestApp, TestAccount, TestApp } from '@ams/testing';
+import { accountFingerprint, bearer, createAccount, createTestApp, TestAccount, TestApp } from '@ams/testing';
 import { TOOLS } from '../../src/mcp/tools';
 
 /**
@@ -14,7 +14,6 @@ import { TOOLS } from '../../src/mcp/tools';
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
 const SEED = Number(process.env.FUZZ_SEED ?? 2727);
-const TABLES = ['memories', 'agents', 'sessions', 'projects', 'decisions', 'patterns', 'entities', 'webhooks', 'webhook_deliveries'];
 const ACCEPTED_ERRORS = [-32600, -32602];
 
 describe('fuzzing every MCP tool from its own schema', () => {
@@ -22,15 +21,7 @@ describe('fuzzing every MCP tool from its own schema', () => {
   let acct: TestAccount;
   let rpcId = 0;
 
-  const fingerprint = async () => {
-    const parts = await Promise.all(
-      TABLES.map(async (table) => {
-        const { rows } = await t.ctx.db.knex.raw(`SELECT md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) AS h FROM ${table} x WHERE account_id = ?`, [acct.accountId]);
-        return `${table}:${rows[0].h}`;
-      }),
-    );
-    return parts.join(',');
-  };
+  const fingerprint = () => accountFingerprint(t.ctx.db.knex, acct.accountId);
 
   beforeAll(async () => {
     t = await createTestApp();

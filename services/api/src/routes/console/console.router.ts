@@ -1,25 +1,14 @@
 import path from 'node:path';
 import express, { Router, type Response } from 'express';
 import type { AppContext } from '../../context';
-import { setPageSecurityHeaders } from '../../lib/security-headers';
+import { sameOriginPolicy, setPageSecurityHeaders } from '../../lib/security-headers';
 
 /**
  * The web console: the static bundle of packages/console (built by its `ensure-built` script on
  * install and start), public like any web page; it talks to /v1 with the user's key. Nothing in
  * it is inline, so the policy allows only this origin's own scripts, styles and API.
  */
-export const CONSOLE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "manifest-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const CONSOLE_CSP = sameOriginPolicy("manifest-src 'self'", "form-action 'none'");
 
 const secure = (res: Response) => setPageSecurityHeaders(res, CONSOLE_CSP);
 
