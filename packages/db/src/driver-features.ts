@@ -163,8 +163,9 @@ export function detachedFromRequest<T>(fn: () => T): T {
  * stop that request's statement (a 500 for a client that did nothing wrong). A cancel that reaches
  * an idle backend is ignored by PostgreSQL.
  */
-async function cancelOnServer(client: RawClient, connection: { processID?: number }, sql?: string): Promise<void> {
-  if (!client[CANCELS] || connection.processID === undefined) return;
+async function cancelOnServer(of: RawClient, connection: { processID?: number }, sql?: string): Promise<void> {
+  if (!of[CANCELS] || connection.processID === undefined) return;
+  const client = lentBy.get(connection) ?? of;
   const canceller = await client.acquireRawConnection();
   try {
     await client._query(canceller, {
@@ -175,6 +176,13 @@ async function cancelOnServer(client: RawClient, connection: { processID?: numbe
   } finally {
     await client.destroyRawConnection(canceller).catch(() => undefined);
   }
+}
+
+/** Connections one pool lent another's client (a replica's read run on the primary): cancelled on their own server. */
+const lentBy = new WeakMap<object, RawClient>();
+
+export function lentConnection(connection: object, owner: Knex): void {
+  lentBy.set(connection, owner.client as RawClient);
 }
 
 /**
