@@ -43,11 +43,13 @@ export async function createDatabase(
 /**
  * A pool on one PostgreSQL server (the primary, or a replica), with the search path's session
  * settings and the driver features. `timeoutMs` bounds connecting and waiting for a connection
- * (a replica's: one that stopped answering is given up on quickly); unset, knex's defaults.
+ * (a replica's: one that stopped answering is given up on quickly, and its failures, which the
+ * replica set handles and reports, are not logged by knex too); unset, knex's defaults.
  */
 export function createPostgresKnex(url: string, poolMax: number, features: DriverFeatures, timeoutMs?: number): Knex {
   const knex = knexFactory({
     client: 'pg',
+    ...(timeoutMs ? { log: { warn: () => undefined } } : {}),
     connection: timeoutMs ? { connectionString: url, connectionTimeoutMillis: timeoutMs } : url,
     ...(timeoutMs ? { acquireConnectionTimeout: timeoutMs } : {}),
     pool: {

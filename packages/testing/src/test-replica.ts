@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { createPostgresKnex } from '@ams/db';
 import { waitFor } from './wait';
@@ -45,8 +46,11 @@ export async function setReplicaApplyDelay(ms: number): Promise<void> {
   });
 }
 
-/** Stops (fast: its sessions are cut) or starts the local test replica; waits until it answers after a start. */
+/**
+ * Stops (fast: its sessions are cut) or starts the local test replica; waits until it answers after
+ * a start. Asynchronous: the test's own requests go on meanwhile.
+ */
 export async function replicaServer(action: 'stop' | 'start'): Promise<void> {
-  execFileSync('bash', [path.join(ROOT, 'scripts/test-replica.sh'), action], { stdio: 'inherit' });
+  await promisify(execFile)('bash', [path.join(ROOT, 'scripts/test-replica.sh'), action]);
   if (action === 'start') await waitFor(replicaAnswers, 60_000, 'the test replica to answer', 200);
 }
