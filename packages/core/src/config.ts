@@ -111,7 +111,9 @@ const csvOfInts = Joi.string().pattern(/^\d+(,\d+)*$/).messages({
 const postgresUrl = Joi.string().uri({ scheme: ['postgres', 'postgresql'] });
 const csvOfPostgresUrls = Joi.string().custom((value: string, helpers) => {
   const bad = value.split(',').map((u) => u.trim()).find((u) => postgresUrl.validate(u).error);
-  return bad === undefined ? value : helpers.message({ custom: `{{#label}} must be a comma-separated list of postgres:// URLs (not ${bad === '' ? 'an empty entry' : 'a URL'}: ${JSON.stringify(bad.replace(/\/\/[^@/]*@/, '//…@'))})` });
+  if (bad === undefined) return value;
+  const entry = bad === '' ? 'an empty entry' : bad.replace(/\/\/[^@/]*@/, '//…@');
+  return helpers.message({ custom: `{{#label}} must be a comma-separated list of postgres:// URLs (not one: ${entry})` });
 });
 
 const schema = Joi.object({
