@@ -11,7 +11,7 @@ import { requestLogger } from './middleware/request-logger';
 import { requestMetrics } from './middleware/request-metrics';
 import { limitHeaderCount } from './middleware/header-count';
 import { apiMetrics } from './lib/api-metrics';
-import { fenceWrites, routeRead } from './lib/read-routing';
+import { fenceWrites, routeRead } from './middleware/route-reads';
 import { replicaMetrics } from './lib/replica-metrics';
 import { safeUrl } from './middleware/safe-input';
 import { mcpRouter } from './mcp/mcp.router';

@@ -4,7 +4,7 @@ import type { Embedder } from '@ams/embeddings';
 import { embedNow, ingestionPolicy } from '@ams/ingestion';
 import type { MemoryDeps, SearchDeps } from '@ams/memories';
 import type { AppContext } from './context';
-import { readerFor } from './lib/read-routing';
+import { readerFor } from './middleware/route-reads';
 import { isReadRequest, requestSignal } from './middleware/backpressure';
 
 /** `embedder` refusing to start once `signal` has fired: a search nobody waits for skips its query embedding. */

@@ -178,7 +178,7 @@ export function runAsRead(req: Request, next: NextFunction): void {
   reads.add(req);
   const signal = requestSignal(req);
   if (signal.aborted) return;
-  // Its database (a replica, or the primary): createApp's lib/read-routing.ts, when replicas are configured.
+  // Its database (a replica, or the primary): middleware/route-reads.ts, when replicas are configured.
   const route = (req.app.locals as { routeRead?: (req: Request) => Promise<void> }).routeRead;
   if (!route) return whileReading(signal, next);
   route(req).then(() => {
