@@ -5,7 +5,7 @@ import type { RedisConnection } from './redis';
 /** The position a fence of unknown place holds: no replica reaches it, so the key reads the primary until it expires. */
 export const EVERYTHING: Lsn = (1n << 64n) - 1n;
 
-const REDIS_TIMEOUT_MS = 250;
+const REDIS_TIMEOUT_MS = 1_000;
 
 // Keeps the later of two positions, and the fence's life from this write.
 const NOTE_SCRIPT = `
