@@ -1862,7 +1862,7 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         }) | null;
-                        replicas: {
+                        replicas?: {
                             /** @description host:port/database of the replica */
                             name: string;
                             /**

@@ -11,7 +11,7 @@ const replica = Joi.object({
   lag_bytes: Joi.number().integer().allow(null).description("WAL bytes the primary had written past the replica's replay position at the last check").required(),
   error: Joi.string().description('Why it is down'),
 });
-const health = shape({ status: Joi.string(), database: Joi.string(), reembed: reembedRun.allow(null), replicas: Joi.array().items(replica) });
+const health = shape({ status: Joi.string(), database: Joi.string(), reembed: reembedRun.allow(null), replicas: Joi.array().items(replica).optional() });
 
 export const healthOpenApi: RouteDocs = {
   'GET /v1/health': {
