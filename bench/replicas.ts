@@ -26,6 +26,7 @@ import { ADMIN_URL, arg, percentiles, prng, sentence } from './support';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const REPLICA_URL = process.env.BENCH_REPLICA_URL ?? 'postgres://postgres@127.0.0.1:5433/postgres';
 
+const fine = (n: number) => `${n.toFixed(3)} ms`;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
 function call(base: string, key: string, method: string, path: string, body?: unknown): Promise<number> {
@@ -197,8 +198,8 @@ async function main(): Promise<void> {
       ['reads routed', '', Object.entries(readRouting.routed).map(([k, v]) => `${k} ${v}`).join(', '), ''],
       ["read under load: key's fence (Redis) + choice, mean", '', ms((t.readSeconds / Math.max(1, t.readChecks)) * 1000), ''],
       ['write under load: WAL position + fence (Redis), mean', '', ms((t.writeSeconds / Math.max(1, t.writeNotes)) * 1000), ''],
-      ['read check alone, p50 / p99', '', `${ms(readCheck.p50)} / ${ms(readCheck.p99)}`, ''],
-      ['write fence alone, p50 / p99', '', `${ms(writeFence.p50)} / ${ms(writeFence.p99)}`, ''],
+      ['read check alone, p50 / p99', '', `${fine(readCheck.p50)} / ${fine(readCheck.p99)}`, ''],
+      ['write fence alone, p50 / p99', '', `${fine(writeFence.p50)} / ${fine(writeFence.p99)}`, ''],
     ];
     const head = ['figure', 'primary alone', 'primary + 1 replica', 'ratio'];
     const width = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));

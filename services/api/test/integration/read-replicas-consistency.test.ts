@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { bearer, createAccount, createTestApp, replicaUrlOf, setReplicaApplyDelay, TestAccount, TestApp, waitFor } from '@ams/testing';
+import { bearer, createAccount, createTestApp, operatorKey, replicaUrlOf, setReplicaApplyDelay, TestAccount, TestApp, waitFor } from '@ams/testing';
 
 /**
  * Reads served by a real streaming replica of the test cluster (scripts/test-replica.sh), held back
@@ -47,6 +47,19 @@ describe('reads on a streaming replica', () => {
       const before = routing.routed.replica;
       await waitFor(async () => (await found(acct.key, word, id)) && routing.routed.replica > before, 15_000, 'a search answered by the replica');
       expect(await found(other, word, id)).toBe(true);
+    });
+
+    it('shows the replica’s state and lag in health and /metrics', async () => {
+      const [replica] = (await t.request().get('/v1/health')).body.replicas;
+      expect(replica).toMatchObject({ name: expect.stringMatching(/^127\.0\.0\.1:\d+\/ams_test_/), state: 'up' });
+      expect(replica.lag_ms).toBeGreaterThanOrEqual(0);
+      expect(replica.lag_ms).toBeLessThan(60_000);
+      const text = (await t.request().get('/metrics').set(bearer(await operatorKey(t.ctx)))).text;
+      const label = `replica="${replica.name}"`;
+      expect(text).toContain(`ams_db_replica_state{${label},state="up"} 1`);
+      expect(text).toContain(`ams_db_replica_state{${label},state="down"} 0`);
+      expect(text).toMatch(new RegExp(`ams_db_replica_lag_seconds\\{${label.replace(/[.]/g, '\\.')}\\} \\d`));
+      expect(text).toMatch(/ams_db_reads_routed_total\{route="replica"\} [1-9]/);
     });
 
     it('a create then an immediate search by the same key always finds it (1,000 times, replica 2 s behind); another key’s may not', async () => {
