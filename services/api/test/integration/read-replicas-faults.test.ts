@@ -1,4 +1,4 @@
-import { bearer, createAccount, createTestApp, replicaAnswers, replicaServer, replicaUrlOf, TestAccount, TestApp, waitFor } from '@ams/testing';
+import { bearer, createAccount, createTestApp, freePort, replicaAnswers, replicaServer, replicaUrlOf, TestAccount, TestApp, waitFor } from '@ams/testing';
 
 /**
  * The test replica (scripts/test-replica.sh) stopped while reads and writes keep coming: no
@@ -87,4 +87,21 @@ describe('a read replica going away under load', () => {
     expect(failures).toEqual([]);
     expect([...statuses.keys()].every((s) => s < 500)).toBe(true);
   }, 180_000);
+
+  it('starts and serves with a replica that never answered: down in health, every read on the primary', async () => {
+    const unreachable = `postgres://postgres@127.0.0.1:${await freePort()}/ams`;
+    const app = await createTestApp({ DATABASE_REPLICA_URLS: unreachable, DATABASE_REPLICA_CHECK_INTERVAL_MS: '100' });
+    try {
+      const owner = await createAccount(app.ctx);
+      const reader = await owner.keyWith(['read']);
+      const health = (await app.request().get('/v1/health')).body;
+      expect(health.status).toBe('healthy');
+      expect(health.replicas).toEqual([expect.objectContaining({ name: expect.stringMatching(/^127\.0\.0\.1:\d+\/ams$/), state: 'down', lag_ms: null, error: expect.any(String) })]);
+      const res = await app.request().post('/v1/memories/search').set(bearer(reader)).send({ query: 'anything' });
+      expect(res.status).toBe(200);
+      expect(app.ctx.readRouting!.routed).toMatchObject({ replica: 0, no_replica: 1 });
+    } finally {
+      await app.close();
+    }
+  });
 });
