@@ -165,7 +165,7 @@ export function detachedFromRequest<T>(fn: () => T): T {
  */
 async function cancelOnServer(of: RawClient, connection: { processID?: number }, sql?: string): Promise<void> {
   if (!of[CANCELS] || connection.processID === undefined) return;
-  const client = lentBy.get(connection) ?? of;
+  const client = serverOf.get(connection) ?? of;
   const canceller = await client.acquireRawConnection();
   try {
     await client._query(canceller, {
@@ -178,12 +178,11 @@ async function cancelOnServer(of: RawClient, connection: { processID?: number },
   }
 }
 
-/** Connections one pool lent another's client (a replica's read run on the primary): cancelled on their own server. */
-const lentBy = new WeakMap<object, RawClient>();
-
-export function lentConnection(connection: object, owner: Knex): void {
-  lentBy.set(connection, owner.client as RawClient);
-}
+/**
+ * The client that opened each connection: a statement is cancelled on its connection's own server,
+ * whichever client ran it (a replica's read that fell back to a primary connection, failover.ts).
+ */
+const serverOf = new WeakMap<object, RawClient>();
 
 /**
  * Teaches `knex` to stop for an abandoned request: a query made through abandonable(knex, signal)
@@ -194,6 +193,12 @@ export function lentConnection(connection: object, owner: Knex): void {
 function installAbandon(knex: Knex, driver: 'postgres' | 'pglite'): void {
   const client = knex.client as RawClient;
   client[CANCELS] = driver === 'postgres';
+  const open = client.acquireRawConnection;
+  client.acquireRawConnection = async function (this: RawClient) {
+    const connection = (await open.call(this)) as object;
+    serverOf.set(connection, this);
+    return connection;
+  };
   const run = client.query;
   client.query = function (this: RawClient, connection, obj) {
     const signal = this[SIGNAL] ?? readingFor.getStore();

@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import { lentConnection } from '../driver-features';
 import { isReplicaFault } from './replica-faults';
 
 interface Client {
@@ -26,7 +25,6 @@ export function installFailover(replica: Knex, primary: Knex, onFault: (err: unk
   const borrow = async () => {
     const connection = await primaryClient.acquireConnection();
     lent.add(connection);
-    lentConnection(connection, primary);
     return connection;
   };
 
