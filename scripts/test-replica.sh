@@ -13,6 +13,14 @@
 # replica and max_wal_senders > 0 (Debian's defaults), and pg_hba.conf must let `replication`
 # connect over 127.0.0.1 (a line is added when missing; Debian's `all` does not cover it).
 # wal_keep_size keeps enough WAL on the primary for the replica to catch up after the tests stop it.
+#
+# With the test cluster's durability off (scripts/ensure-test-services.sh): fsync and
+# full_page_writes off do not change what streams (pg_basebackup forces full-page writes while it
+# copies); synchronous_commit off means a commit returns before its WAL is flushed, and WAL is
+# streamed only once flushed (by the WAL writer, within wal_writer_delay), so the replica trails by
+# up to ~200 ms more, and pg_current_wal_lsn() can be behind a commit that has returned: the API's
+# fences read pg_current_wal_insert_lsn() (packages/db/src/repositories/replication.repository.ts).
+# The copy inherits those settings (postgresql.auto.conf): a crash loses it, and `ensure` makes it again.
 set -euo pipefail
 
 ADMIN_URL=${TEST_DATABASE_ADMIN_URL:-postgres://postgres@127.0.0.1:5432/postgres}
