@@ -52,6 +52,12 @@ as_owner() {
 }
 
 is_standby() { [ "$(psql "$REPLICA_URL" -tAc 'SELECT pg_is_in_recovery()' 2>/dev/null)" = t ]; }
+streaming() { [ "$(psql "$REPLICA_URL" -tAc 'SELECT status FROM pg_stat_wal_receiver' 2>/dev/null)" = streaming ]; }
+# A standby that cannot stream (the primary recycled the WAL it needs) never catches up.
+keeps_up() {
+  for _ in $(seq 1 20); do streaming && return 0; sleep 0.5; done
+  return 1
+}
 
 wait_standby() {
   for _ in $(seq 1 120); do is_standby && return 0; sleep 0.5; done
@@ -129,9 +135,9 @@ HBA
 }
 
 ensure() {
-  if is_standby; then return 0; fi
+  if is_standby && keeps_up; then return 0; fi
   if [ ! -f "$REPLICA_DIR/standby.signal" ] || [ ! -f "$REPLICA_DIR/postgresql.conf" ]; then make_replica; fi
-  if ! start; then
+  if ! { start && keeps_up; }; then
     # A replica the primary can no longer feed (its WAL recycled): made again.
     stop || true
     make_replica
