@@ -6,7 +6,7 @@ import { WriteFences } from './write-fences';
 /** Where a read went and why: replica; own_write (a replica is up but has yet to replay the key's write); no_replica; fence_unknown (Redis away). */
 export type ReadRoute = 'replica' | 'own_write' | 'no_replica' | 'fence_unknown';
 
-/** The read replicas of an API process and the keys' write fences: the one place a read's database is chosen. */
+/** The read replicas of an API process and the keys' write fences: what middleware/route-reads.ts chooses each read's database with. */
 export interface ReadRouting {
   replicas: ReplicaSet;
   fences: WriteFences;

@@ -17,7 +17,8 @@ export async function routeRead(ctx: AppContext, req: Request): Promise<void> {
   const started = performance.now();
   let route: ReadRoute;
   try {
-    const after = await routing.fences.after(req.auth.keyId);
+    // No replica in rotation: the key's fence does not matter (no Redis round trip).
+    const after = routing.replicas.anyUp() ? await routing.fences.after(req.auth.keyId) : undefined;
     const reader = after === null ? undefined : routing.replicas.reader(after);
     if (reader) readers.set(req, reader);
     route = after === null ? 'fence_unknown' : reader ? 'replica' : after !== undefined && routing.replicas.anyUp() ? 'own_write' : 'no_replica';
