@@ -90,7 +90,7 @@ describe('reads on a streaming replica', () => {
     });
 
     it('skips a replica further behind than DATABASE_REPLICA_MAX_LAG_MS, and takes it back once it catches up', async () => {
-      await setReplicaApplyDelay(4_000);
+      await setReplicaApplyDelay(8_000);
       // Writes keep coming while the replica holds them back: its lag passes the bound.
       let word = token();
       let id = '';
