@@ -6,6 +6,8 @@
 #   bash scripts/test-replica.sh ensure   make it (pg_basebackup -R) unless it exists; start it; wait
 #   bash scripts/test-replica.sh start    start it (the fault tests stop it)
 #   bash scripts/test-replica.sh stop     stop it (fast shutdown: its sessions are cut)
+#   bash scripts/test-replica.sh pause    freeze its processes (SIGSTOP): a replica that hangs, sessions open
+#   bash scripts/test-replica.sh resume   let them run again (SIGCONT)
 #   bash scripts/test-replica.sh status   exit 0 when it answers as a standby
 #
 # Only for a PostgreSQL on this machine (TEST_DATABASE_ADMIN_URL on 127.0.0.1/localhost). It runs
@@ -27,6 +29,8 @@ ADMIN_URL=${TEST_DATABASE_ADMIN_URL:-postgres://postgres@127.0.0.1:5432/postgres
 REPLICA_PORT=${TEST_REPLICA_PORT:-5433}
 REPLICA_DIR=${TEST_REPLICA_DIR:-/var/lib/postgresql/ams-test-replica}
 
+# A frozen replica (pause) must not hang this script's own checks.
+export PGCONNECT_TIMEOUT=${PGCONNECT_TIMEOUT:-5}
 log() { printf '[test-replica] %s\n' "$*"; }
 host_of() { local h=${1#*://}; h=${h#*@}; h=${h%%/*}; echo "${h%%:*}"; }
 port_of() { local h=${1#*://}; h=${h#*@}; h=${h%%/*}; [[ $h == *:* ]] && echo "${h##*:}" || echo 5432; }
@@ -134,7 +138,17 @@ HBA
   as_owner sed -i '/recovery_min_apply_delay/d' "$REPLICA_DIR/postgresql.auto.conf"
 }
 
+# The replica's postmaster and its children, by process id.
+replica_pids() {
+  local pid; pid=$(head -n 1 "$REPLICA_DIR/postmaster.pid")
+  echo "$pid" $(pgrep -P "$pid" || true)
+}
+
 ensure() {
+  # A replica a test run left paused (SIGSTOP) runs again.
+  if [ -f "$REPLICA_DIR/postmaster.pid" ] && [ "$(cat "/proc/$(head -n 1 "$REPLICA_DIR/postmaster.pid")/comm" 2>/dev/null)" = postgres ]; then
+    kill -CONT $(replica_pids) 2>/dev/null || true
+  fi
   if is_standby && keeps_up; then return 0; fi
   if [ ! -f "$REPLICA_DIR/standby.signal" ] || [ ! -f "$REPLICA_DIR/postgresql.conf" ]; then make_replica; fi
   if ! { start && keeps_up; }; then
@@ -151,5 +165,7 @@ case "${1:-ensure}" in
   start) start ;;
   stop) stop ;;
   status) is_standby ;;
-  *) echo "usage: $0 ensure|start|stop|status" >&2; exit 2 ;;
+  pause) kill -STOP $(replica_pids) ;;
+  resume) kill -CONT $(replica_pids) ;;
+  *) echo "usage: $0 ensure|start|stop|pause|resume|status" >&2; exit 2 ;;
 esac

@@ -47,10 +47,11 @@ export async function setReplicaApplyDelay(ms: number): Promise<void> {
 }
 
 /**
- * Stops (fast: its sessions are cut) or starts the local test replica; waits until it answers after
- * a start. Asynchronous: the test's own requests go on meanwhile.
+ * Stops (fast: its sessions are cut), starts, pauses (SIGSTOP: it hangs with its sessions open) or
+ * resumes the local test replica; waits until it answers after a start. Asynchronous: the test's
+ * own requests go on meanwhile.
  */
-export async function replicaServer(action: 'stop' | 'start'): Promise<void> {
+export async function replicaServer(action: 'stop' | 'start' | 'pause' | 'resume'): Promise<void> {
   await promisify(execFile)('bash', [path.join(ROOT, 'scripts/test-replica.sh'), action]);
   if (action === 'start') await waitFor(replicaAnswers, 60_000, 'the test replica to answer', 200);
 }

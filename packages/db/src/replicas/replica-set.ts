@@ -56,6 +56,17 @@ interface Sample {
 /** Connecting to or waiting on a replica takes at most this long before the read goes to the primary. */
 const REPLICA_TIMEOUT_MS = 2_000;
 
+/**
+ * Ends the connections a replica's reads are running on: a replica that stopped answering without
+ * closing them (hung, or cut off by the network) would hold those reads until their deadline; cut,
+ * each fails with the connection and runs again on the primary (failover.ts). Reaches into the
+ * pool (tarn's `used` list, pg's socket); absent, nothing is cut and the reads wait as before.
+ */
+function cutRunningReads(knex: Knex): void {
+  const pool = (knex.client as { pool?: { used?: Array<{ resource?: { connection?: { stream?: { destroy(): void } } } }> } }).pool;
+  for (const used of pool?.used ?? []) used.resource?.connection?.stream?.destroy();
+}
+
 /** host:port/database of a URL, for logs, health and metric labels. */
 export function replicaName(url: string): string {
   try {
@@ -185,6 +196,7 @@ export class ReplicaSet {
     if (state === r.reported) return;
     const previous = r.reported;
     r.reported = state;
+    if (state === 'down') cutRunningReads(r.knex);
     const detail = { replica: r.name, from: previous, to: state, ...(r.error ? { error: r.error } : {}) };
     if (state === 'up') this.opts.logger?.info('read replica in rotation', detail);
     else if (previous !== 'starting' || state !== 'down') this.opts.logger?.warn('read replica out of rotation', detail);

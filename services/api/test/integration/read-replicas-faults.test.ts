@@ -25,6 +25,7 @@ describe('a read replica going away under load', () => {
   });
 
   afterAll(async () => {
+    await replicaServer('resume').catch(() => undefined);
     if (!(await replicaAnswers())) await replicaServer('start');
     await t?.close();
   });
@@ -81,6 +82,31 @@ describe('a read replica going away under load', () => {
       await waitFor(async () => (await state()) === 'up', 30_000, 'the replica back in rotation');
       const back = routing.routed.replica;
       await waitFor(() => routing.routed.replica > back + 20, 20_000, 'reads served by the replica again');
+    } finally {
+      await traffic.stop();
+    }
+    expect(failures).toEqual([]);
+    expect([...statuses.keys()].every((s) => s < 500)).toBe(true);
+  }, 180_000);
+
+  it('answers every request while the replica hangs with its sessions open, cutting the reads running there', async () => {
+    const routing = t.ctx.readRouting!;
+    statuses.clear();
+    failures.length = 0;
+    await waitFor(async () => (await state()) === 'up', 30_000, 'the replica in rotation');
+    const traffic = load();
+    try {
+      const before = routing.routed.replica;
+      await waitFor(() => routing.routed.replica > before + 20, 20_000, 'reads served by the replica');
+      await replicaServer('pause');
+      try {
+        await waitFor(async () => (await state()) === 'down', 15_000, 'the hung replica out of rotation');
+        const away = routing.routed.no_replica;
+        await waitFor(() => routing.routed.no_replica > away + 20, 20_000, 'reads served by the primary');
+      } finally {
+        await replicaServer('resume');
+      }
+      await waitFor(async () => (await state()) === 'up', 30_000, 'the replica back in rotation');
     } finally {
       await traffic.stop();
     }
