@@ -4,7 +4,7 @@
  * Search throughput with the primary alone vs. the primary + one streaming replica, under the same
  * mixed load (writers creating memories with their key, searchers with read-only keys of their own,
  * keyword and hybrid searches in turn), as a ratio in one run: two API apps over one throwaway
- * database, one with DATABASE_REPLICA_URLS, measured in alternating rounds. Also the cost of
+ * database (each in a process of its own), one with DATABASE_REPLICA_URLS, measured in alternating rounds. Also the cost of
  * read-your-writes: the time a read spends choosing its database (the key's fence from Redis, the
  * choice) and a write spends recording its fence (the primary's WAL position, then Redis).
  * Needs PostgreSQL, Redis and a streaming replica of the cluster (BENCH_REPLICA_URL; by default
@@ -12,10 +12,12 @@
  * On one machine the replica shares the primary's cores: the gain is bounded by them; the figure
  * shows the routing works and what it costs.
  */
+import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import readline from 'node:readline';
 import { createLogger, loadConfig } from '@ams/core';
 import { accountsRepository, CommonWords, createDatabase, createPostgresDatabase, dropPostgresDatabase, migrateLatest, type Database } from '@ams/db';
 import { LexicalEmbedder } from '@ams/embeddings';
@@ -27,6 +29,25 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const REPLICA_URL = process.env.BENCH_REPLICA_URL ?? 'postgres://postgres@127.0.0.1:5433/postgres';
 
 const fine = (n: number) => `${n.toFixed(3)} ms`;
+function option(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+/** Both apps' settings: load shedding off (the bench measures throughput, not refusals). */
+const benchEnv = (databaseUrl: string, prefix: string): NodeJS.ProcessEnv => ({
+  ...process.env,
+  DATABASE_URL: databaseUrl,
+  REDIS_URL,
+  REDIS_KEY_PREFIX: prefix,
+  NODE_ENV: 'test',
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_PER_MINUTE: '100000000',
+  MAX_IN_FLIGHT_REQUESTS: '0',
+  MAX_DB_POOL_WAIT_MS: '0',
+  MAX_EVENT_LOOP_DELAY_MS: '0',
+});
+
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
 function call(base: string, key: string, method: string, path: string, body?: unknown): Promise<number> {
@@ -48,22 +69,47 @@ function call(base: string, key: string, method: string, path: string, body?: un
 
 interface Served {
   base: string;
-  ctx: AppContext;
-  close(): Promise<void>;
+  /** Ends the API process; its read-routing figures (with replicas), as it printed them. */
+  close(): Promise<{ routed: Record<string, number>; timing: { readChecks: number; readSeconds: number; writeNotes: number; writeSeconds: number } } | null>;
 }
 
-async function serve(ctx: AppContext): Promise<Served> {
+/** The child: one API app over `--db` (with `--replica`, reading from it), its address on stdout's first line. */
+async function serveChild(): Promise<void> {
+  const replica = option('replica');
+  const config = loadConfig({ ...benchEnv(option('db')!, option('prefix')!), ...(replica ? { DATABASE_REPLICA_URLS: replica, DATABASE_REPLICA_CHECK_INTERVAL_MS: '100' } : {}) });
+  const logger = createLogger('bench', config);
+  const db = await createDatabase(config);
+  const redis = connectRedis(REDIS_URL, logger);
+  const ctx: AppContext = { config, logger, db, embedder: new LexicalEmbedder(), redis, commonWords: new CommonWords(db.knex) };
+  ctx.readRouting = await startReadRouting(config, db, redis, logger);
   const app = createApp(ctx);
   const server = app.listen(0, '127.0.0.1');
   server.keepAliveTimeout = 120_000;
   await new Promise((r) => server.once('listening', r));
+  process.stdout.write(JSON.stringify({ base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }) + '\n');
+  process.once('SIGTERM', () => {
+    const r = ctx.readRouting;
+    process.stdout.write(JSON.stringify(r ? { routed: r.routed, timing: r.timing } : null) + '\n');
+    process.exit(0);
+  });
+}
+
+async function spawnApi(db: string, prefix: string, replica?: string): Promise<Served> {
+  const args = ['--import', 'tsx', __filename, '--serve', '--db', db, '--prefix', prefix, ...(replica ? ['--replica', replica] : [])];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = readline.createInterface({ input: child.stdout! });
+  const next = () =>
+    new Promise<string>((resolve, reject) => {
+      lines.once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`API process exited (${code})`)));
+    });
+  const { base } = JSON.parse(await next()) as { base: string };
   return {
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    ctx,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-      (app.locals.load as { close(): void }).close();
+    base,
+    async close() {
+      const last = next();
+      child.kill('SIGTERM');
+      return JSON.parse(await last);
     },
   };
 }
@@ -115,20 +161,8 @@ async function main(): Promise<void> {
     u.pathname = `/${name}`;
     return u.toString();
   })();
-  const env = {
-    ...process.env,
-    DATABASE_URL: url,
-    REDIS_URL,
-    REDIS_KEY_PREFIX: name,
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-    MAX_IN_FLIGHT_REQUESTS: '0',
-    MAX_DB_POOL_WAIT_MS: '0',
-    MAX_EVENT_LOOP_DELAY_MS: '0',
-  };
-  const config = loadConfig(env);
-  const replicaConfig = loadConfig({ ...env, DATABASE_REPLICA_URLS: replicaUrl, DATABASE_REPLICA_CHECK_INTERVAL_MS: '100' });
+  const config = loadConfig(benchEnv(url, name));
+  const replicaConfig = loadConfig({ ...benchEnv(url, name), DATABASE_REPLICA_URLS: replicaUrl, DATABASE_REPLICA_CHECK_INTERVAL_MS: '100' });
   const logger = createLogger('bench', config);
   const db: Database = await createDatabase(config);
   let redis: RedisConnection | undefined;
@@ -136,15 +170,17 @@ async function main(): Promise<void> {
   try {
     await migrateLatest(db.knex);
     redis = connectRedis(REDIS_URL, logger);
-    const embedder = new LexicalEmbedder();
-    const base = { logger, db, embedder, redis, commonWords: new CommonWords(db.knex) };
-    const primaryOnly: AppContext = { ...base, config };
+    const primaryOnly: AppContext = { config, logger, db, embedder: new LexicalEmbedder(), redis, commonWords: new CommonWords(db.knex) };
+    // This process's own view of the replica: the seed's arrival, and the checks timed alone.
     const readRouting = await startReadRouting(replicaConfig, db, redis, logger);
+    // The new database reaches the replica by replay: its first checks may find it missing.
+    for (const until = Date.now() + 30_000; readRouting && !readRouting.replicas.anyUp() && Date.now() < until; ) await new Promise((r) => setTimeout(r, 200));
     if (!readRouting?.replicas.anyUp()) throw new Error(`no streaming replica in rotation at ${replicaUrl} (bash scripts/test-replica.sh ensure)`);
-    const withReplica: AppContext = { ...base, config: replicaConfig, readRouting };
-    const a = await serve(primaryOnly);
-    const b = await serve(withReplica);
-    served.push(a, b);
+    // Each app in a process of its own (its own event loop), as API processes run.
+    const a = await spawnApi(url, name);
+    served.push(a);
+    const b = await spawnApi(url, name, replicaUrl);
+    served.push(b);
 
     const account = (await accountsRepository.insert(db.knex, { email: `${name}@bench.local`, passwordHash: null }))!;
     const issue = (scopes: Array<'read' | 'write'>) => issueApiKey(primaryOnly, account.id, { name: 'bench', scopes }).then((k) => k.key);
@@ -188,14 +224,18 @@ async function main(): Promise<void> {
     });
     const p = sum(totals.primary);
     const r = sum(totals.replica);
-    const t = readRouting.timing;
+    await a.close();
+    const figures = await b.close();
+    served.length = 0;
+    if (!figures) throw new Error('the replica app did not report its routing');
+    const t = figures.timing;
     const rows: string[][] = [
       ['searches/s', p.searchRate.toFixed(1), r.searchRate.toFixed(1), times(r.searchRate / p.searchRate)],
       ['creates/s', p.writeRate.toFixed(1), r.writeRate.toFixed(1), times(r.writeRate / p.writeRate)],
       ['search p50', ms(p.latency.p50), ms(r.latency.p50), times(r.latency.p50 / p.latency.p50)],
       ['search p99', ms(p.latency.p99), ms(r.latency.p99), times(r.latency.p99 / p.latency.p99)],
       ['errors', String(p.errors), String(r.errors), ''],
-      ['reads routed', '', Object.entries(readRouting.routed).map(([k, v]) => `${k} ${v}`).join(', '), ''],
+      ['reads routed', '', Object.entries(figures.routed).map(([k, v]) => `${k} ${v}`).join(', '), ''],
       ["read under load: key's fence (Redis) + choice, mean", '', ms((t.readSeconds / Math.max(1, t.readChecks)) * 1000), ''],
       ['write under load: WAL position + fence (Redis), mean', '', ms((t.writeSeconds / Math.max(1, t.writeNotes)) * 1000), ''],
       ['read check alone, p50 / p99', '', `${fine(readCheck.p50)} / ${fine(readCheck.p99)}`, ''],
@@ -215,7 +255,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
+(process.argv.includes('--serve') ? serveChild() : main()).catch((err) => {
   process.stderr.write(`${(err as Error).stack}\n`);
   process.exit(1);
 });
