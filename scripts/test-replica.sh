@@ -82,10 +82,15 @@ stop() {
 
 primary_streams() {
   local changed=0
-  if [ "$(psql "$ADMIN_URL" -tAc "SELECT count(*) FROM pg_hba_file_rules WHERE 'replication' = ANY(database) AND (address IS NULL OR address = '127.0.0.1')")" = 0 ]; then
+  # The first rule a replication connection from 127.0.0.1 meets must trust it (pg_basebackup has no
+  # password to give): Debian's own `host replication all 127.0.0.1/32 scram-sha-256` would win over
+  # a line added at the end, so ours goes first.
+  local method
+  method=$(psql "$ADMIN_URL" -tAc "SELECT auth_method FROM pg_hba_file_rules WHERE type LIKE 'host%' AND 'replication' = ANY(database) AND address IN ('all', 'samehost', '127.0.0.1') ORDER BY line_number LIMIT 1")
+  if [ "$method" != trust ]; then
     local hba; hba=$(psql "$ADMIN_URL" -tAc 'SHOW hba_file')
-    log "letting replication connect over 127.0.0.1 ($hba)"
-    printf '\n# ams test replica (scripts/test-replica.sh)\nhost replication all 127.0.0.1/32 trust\n' >> "$hba"
+    log "letting replication connect from 127.0.0.1 without a password ($hba, first line)"
+    sed -i '1i # ams test replica (scripts/test-replica.sh)\nhost replication all 127.0.0.1/32 trust' "$hba"
     changed=1
   fi
   if [ "$(psql "$ADMIN_URL" -tAc "SELECT setting::bigint < 1024 FROM pg_settings WHERE name = 'wal_keep_size'")" = t ]; then
