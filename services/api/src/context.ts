@@ -4,6 +4,7 @@ import type { Embedder } from '@ams/embeddings';
 import type { ModelLoader, ReembedRunner } from '@ams/ingestion';
 import type { Dispatch, IngestionPort } from '@ams/memories';
 import type { ApiMetrics } from './lib/api-metrics';
+import type { ReadRouting } from './lib/read-routing';
 import type { RedisConnection } from './lib/redis';
 import type { ImportJobsPort } from './services/import/import-port';
 
@@ -30,6 +31,8 @@ export interface AppContext {
   models?: ModelLoader;
   /** The in-process re-embed runner (embedded mode): woken when a run starts. */
   reembedRunner?: ReembedRunner;
+  /** The read replicas and the keys' write fences (DATABASE_REPLICA_URLS); absent: every read is the primary's. */
+  readRouting?: ReadRouting;
   /** This process's import jobs; createApp makes them when absent. */
   imports?: ImportJobsPort;
 }

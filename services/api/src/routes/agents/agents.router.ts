@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { AppContext } from '../../context';
+import { requestContext } from '../../memory-deps';
 import { requireScope } from '../../middleware/require-scope';
 import { agentStats, createAgent, deleteAgent, getAgent, listAgents, patchAgent } from '../../services/agents.service';
 import { listResponse } from '../../validation/common.schemas';
@@ -15,16 +16,16 @@ export function agentsRouter(ctx: AppContext): Router {
   });
 
   router.get('/v1/agents', requireScope('read'), async (req, res) => {
-    const page = await listAgents(ctx, req.auth!, validate<ListAgentsQuery>(listAgentsQuery, req.query));
+    const page = await listAgents(requestContext(ctx, req), req.auth!, validate<ListAgentsQuery>(listAgentsQuery, req.query));
     res.json(listResponse(page, page.data, true));
   });
 
   router.get('/v1/agents/:id', requireScope('read'), async (req, res) => {
-    res.json(await getAgent(ctx, req.auth!, pathId(req, 'Agent')));
+    res.json(await getAgent(requestContext(ctx, req), req.auth!, pathId(req, 'Agent')));
   });
 
   router.get('/v1/agents/:id/stats', requireScope('read'), async (req, res) => {
-    res.json(await agentStats(ctx, req.auth!, pathId(req, 'Agent')));
+    res.json(await agentStats(requestContext(ctx, req), req.auth!, pathId(req, 'Agent')));
   });
 
   router.patch('/v1/agents/:id', requireScope('write'), async (req, res) => {

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { AppContext } from '../../context';
+import { requestContext } from '../../memory-deps';
 import { requireScope } from '../../middleware/require-scope';
 import {
   createSession,
@@ -38,14 +39,14 @@ export function sessionsRouter(ctx: AppContext): Router {
   });
 
   router.get('/v1/sessions', requireScope('read'), async (req, res) => {
-    const page = await listSessions(ctx, req.auth!, validate<ListSessionsQuery>(listSessionsQuery, req.query));
+    const page = await listSessions(requestContext(ctx, req), req.auth!, validate<ListSessionsQuery>(listSessionsQuery, req.query));
     res.json(listResponse(page, page.data));
   });
 
   router.get('/v1/sessions/:id', requireScope('read'), async (req, res) => {
     const id = pathId(req, 'Session');
     const { include_memories } = validate<{ include_memories: boolean }>(getSessionQuery, req.query);
-    res.json(await getSession(ctx, req.auth!, id, include_memories));
+    res.json(await getSession(requestContext(ctx, req), req.auth!, id, include_memories));
   });
 
   router.post('/v1/sessions/:id/end', requireScope('write'), async (req, res) => {
