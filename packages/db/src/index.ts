@@ -33,3 +33,6 @@ export * from './repositories/import.repository';
 export * from './repositories/import-jobs.repository';
 export * from './repositories/reembed.repository';
 export * from './private-data-dir';
+export * from './repositories/memory-versions.repository';
+export * from './repositories/memory-expiry.repository';
+export * from './memory-expiry';

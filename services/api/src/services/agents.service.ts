@@ -9,6 +9,8 @@ export interface CreateAgentInput {
   client_key?: string;
   description?: string;
   metadata: Record<string, unknown>;
+  /** Beyond the spec: settings the service reads, e.g. default_ttl_seconds per memory type (issue 34). */
+  config?: { default_ttl_seconds?: Record<string, number> };
 }
 
 export type PatchAgentInput = Partial<Omit<CreateAgentInput, 'client_key'>>;
@@ -47,6 +49,7 @@ export async function createAgent(ctx: AppContext, auth: AuthContext, body: Crea
       name: body.name,
       description: body.description ?? null,
       metadata: body.metadata,
+      config: body.config,
       // A caller-chosen key besides the name resolves to this agent too (docs/clients.md, "Aliases").
       clientKey: body.client_key !== undefined && body.client_key !== body.name ? body.client_key : null,
     });
