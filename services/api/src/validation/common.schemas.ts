@@ -97,8 +97,10 @@ export function listResponse<T>(
  * for no expiry (JSON null means "absent" here; see dropNulls). It must lie in the future, and
  * within DATE_RANGE_YEARS. Converted to a Date, or null for `never`.
  */
+const EXPIRES_AT_FORMS = '{{#label}} must be Unix seconds, an ISO 8601 date or "never"';
+
 export const expiresAt = Joi.alternatives()
-  .try(Joi.number().integer().min(0), Joi.string().valid('never'), Joi.string().isoDate())
+  .try(Joi.number().integer().min(0), Joi.string().valid('never'), Joi.string().isoDate().messages({ 'string.isoDate': EXPIRES_AT_FORMS }))
   .custom((v: number | string, helpers) => {
     if (v === 'never') return null;
     const at = typeof v === 'number' ? new Date(v * 1000) : new Date(v);
@@ -108,8 +110,8 @@ export const expiresAt = Joi.alternatives()
     return at;
   })
   .messages({
-    'alternatives.match': '{{#label}} must be Unix seconds, an ISO 8601 date or "never"',
-    'alternatives.types': '{{#label}} must be Unix seconds, an ISO 8601 date or "never"',
+    'alternatives.match': EXPIRES_AT_FORMS,
+    'alternatives.types': EXPIRES_AT_FORMS,
     'expires.past': '{{#label}} must be in the future: {{#at}} is not after now ({{#now}})',
     'expires.far': '{{#label}} must lie within {{#years}} years of now',
   })

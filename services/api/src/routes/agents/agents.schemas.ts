@@ -21,9 +21,9 @@ export const agentConfig = Joi.object({
     .pattern(Joi.string(), ttlSeconds)
     .custom((v: Record<string, number>, helpers) => {
       const bad = Object.keys(v).find((k) => !TTL_KEYS.includes(k));
-      return bad ? helpers.error('ttl.key', { key: bad }) : v;
+      return bad ? helpers.error('ttl.key', { name: bad }) : v;
     })
-    .messages({ 'ttl.key': `{{#label}}.{{#key}} is not a memory type: use one of ${TTL_KEYS.join(', ')}` }),
+    .messages({ 'ttl.key': `{{#label}}.{{#name}} is not a memory type: use one of ${TTL_KEYS.join(', ')}` }),
 });
 
 export type CreateAgentBody = CreateAgentInput;
