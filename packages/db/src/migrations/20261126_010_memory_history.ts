@@ -40,58 +40,58 @@ export const memoryHistory: Migration = {
     // The retention sweep's scan, oldest first.
     `CREATE INDEX memory_versions_created_idx ON memory_versions (created_at)`,
     // A memory's tracked state: the row less what is not the memory's own content (see UNTRACKED).
-    `CREATE FUNCTION memory_tracked_state(m memories) RETURNS jsonb LANGUAGE sql STABLE AS $$
-       SELECT to_jsonb(m) - ${untracked}
-     $$`,
+    // The vector and the tsvector are blanked first: converting them to JSON would be most of the cost.
+    `CREATE FUNCTION memory_tracked_state(m memories) RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
+     BEGIN
+       m.embedding := NULL;
+       m.content_tsv := NULL;
+       RETURN to_jsonb(m) - ${untracked};
+     END $$`,
     `CREATE FUNCTION memory_changed_fields(old_state jsonb, new_state jsonb, reembedded boolean) RETURNS text[] LANGUAGE sql IMMUTABLE AS $$
        SELECT coalesce(array_agg(k ORDER BY k), '{}'::text[]) || CASE WHEN reembedded THEN ARRAY['embedding'] ELSE '{}'::text[] END
          FROM (SELECT jsonb_object_keys(old_state || new_state) AS k) keys
         WHERE old_state -> k IS DISTINCT FROM new_state -> k
      $$`,
-    // BEFORE UPDATE: a change to anything tracked is a new version (under the row's lock).
-    `CREATE FUNCTION memory_version_bump() RETURNS trigger LANGUAGE plpgsql AS $$
-     BEGIN
-       IF cardinality(memory_changed_fields(memory_tracked_state(OLD), memory_tracked_state(NEW),
-                                            OLD.embedding IS DISTINCT FROM NEW.embedding)) > 0 THEN
-         NEW.version := OLD.version + 1;
-       ELSE
-         NEW.version := OLD.version;
-       END IF;
-       RETURN NEW;
-     END $$`,
-    // AFTER: only rows really written (an INSERT ... ON CONFLICT DO NOTHING that skipped records nothing).
-    `CREATE FUNCTION memory_version_record() RETURNS trigger LANGUAGE plpgsql AS $$
+    `CREATE FUNCTION memory_version_insert(m memories, kind text, fields text[], before_values jsonb, state jsonb) RETURNS void LANGUAGE sql AS $$
+       INSERT INTO memory_versions (account_id, memory_id, version, change, changed_fields, before, state, actor_key_id, actor_agent_id)
+       VALUES (m.account_id, m.id, m.version, coalesce(nullif(current_setting('ams.change', true), ''), kind), fields, before_values, state,
+               nullif(current_setting('ams.actor_key_id', true), '')::uuid,
+               nullif(current_setting('ams.actor_agent_id', true), '')::uuid)
+       ON CONFLICT (account_id, memory_id, version) DO NOTHING
+     $$`,
+    // BEFORE UPDATE, under the row lock the UPDATE holds: a change to anything tracked is the next
+    // version, recorded at once (a statement that then fails rolls it back with the row).
+    `CREATE FUNCTION memory_version_update() RETURNS trigger LANGUAGE plpgsql AS $$
      DECLARE
+       old_state jsonb := memory_tracked_state(OLD);
        new_state jsonb := memory_tracked_state(NEW);
-       old_state jsonb := CASE WHEN TG_OP = 'UPDATE' THEN memory_tracked_state(OLD) ELSE '{}'::jsonb END;
-       fields text[];
-       kind text := nullif(current_setting('ams.change', true), '');
-       before_values jsonb := '{}'::jsonb;
+       fields text[] := memory_changed_fields(old_state, new_state, OLD.embedding IS DISTINCT FROM NEW.embedding);
+       before_values jsonb;
      BEGIN
-       IF TG_OP = 'INSERT' THEN
-         fields := ARRAY(SELECT jsonb_object_keys(new_state) ORDER BY 1);
-         kind := coalesce(kind, 'create');
-       ELSE
-         fields := memory_changed_fields(old_state, new_state, OLD.embedding IS DISTINCT FROM NEW.embedding);
-         SELECT coalesce(jsonb_object_agg(k, old_state -> k), '{}'::jsonb) INTO before_values
-           FROM unnest(fields) AS k WHERE k <> 'embedding';
-         kind := coalesce(kind, CASE
+       NEW.version := OLD.version;
+       IF cardinality(fields) = 0 THEN
+         RETURN NEW;
+       END IF;
+       NEW.version := OLD.version + 1;
+       SELECT coalesce(jsonb_object_agg(k, old_state -> k), '{}'::jsonb) INTO before_values FROM unnest(fields) AS k WHERE k <> 'embedding';
+       PERFORM memory_version_insert(NEW, CASE
            WHEN OLD.deleted_at IS NULL AND NEW.deleted_at IS NOT NULL THEN 'delete'
            WHEN OLD.deleted_at IS NOT NULL AND NEW.deleted_at IS NULL THEN 'restore'
            WHEN fields <@ ARRAY['embedding', 'embedding_model'] THEN CASE WHEN OLD.embedding IS NULL THEN 'embed' ELSE 're-embed' END
-           ELSE 'update' END);
-       END IF;
-       INSERT INTO memory_versions (account_id, memory_id, version, change, changed_fields, before, state, actor_key_id, actor_agent_id)
-       VALUES (NEW.account_id, NEW.id, NEW.version, kind, fields, before_values, new_state,
-               nullif(current_setting('ams.actor_key_id', true), '')::uuid,
-               nullif(current_setting('ams.actor_agent_id', true), '')::uuid)
-       ON CONFLICT (account_id, memory_id, version) DO NOTHING;
+           ELSE 'update' END,
+         fields, before_values, new_state);
+       RETURN NEW;
+     END $$`,
+    // AFTER INSERT: only rows really stored (an INSERT ... ON CONFLICT DO NOTHING that skipped one records nothing).
+    `CREATE FUNCTION memory_version_create() RETURNS trigger LANGUAGE plpgsql AS $$
+     DECLARE
+       state jsonb := memory_tracked_state(NEW);
+     BEGIN
+       PERFORM memory_version_insert(NEW, 'create', ARRAY(SELECT jsonb_object_keys(state) ORDER BY 1), '{}'::jsonb, state);
        RETURN NULL;
      END $$`,
-    `CREATE TRIGGER memories_version_bump BEFORE UPDATE ON memories FOR EACH ROW EXECUTE FUNCTION memory_version_bump()`,
-    `CREATE TRIGGER memories_version_insert AFTER INSERT ON memories FOR EACH ROW EXECUTE FUNCTION memory_version_record()`,
-    `CREATE TRIGGER memories_version_update AFTER UPDATE ON memories FOR EACH ROW
-       WHEN (OLD.version IS DISTINCT FROM NEW.version) EXECUTE FUNCTION memory_version_record()`,
+    `CREATE TRIGGER memories_version_update BEFORE UPDATE ON memories FOR EACH ROW EXECUTE FUNCTION memory_version_update()`,
+    `CREATE TRIGGER memories_version_create AFTER INSERT ON memories FOR EACH ROW EXECUTE FUNCTION memory_version_create()`,
     // Memories stored before history began: their state now is their first version.
     `INSERT INTO memory_versions (account_id, memory_id, version, change, changed_fields, state, created_at)
      SELECT m.account_id, m.id, 1, 'create', ARRAY(SELECT jsonb_object_keys(memory_tracked_state(m)) ORDER BY 1), memory_tracked_state(m), m.created_at
