@@ -38,6 +38,7 @@ import { metricsRouter } from './routes/metrics/metrics.router';
 import { reembedRouter } from './routes/reembed/reembed.router';
 import { memoriesV2Router } from './routes/memories/memories-v2.router';
 import { memoryImportanceRouter } from './routes/memory-importance/memory-importance.router';
+import { memoryHistoryRouter } from './routes/memory-history/memory-history.router';
 import { patternSuggestionsRouter } from './routes/pattern-suggestions/pattern-suggestions.router';
 import { patternsRouter } from './routes/patterns/patterns.router';
 import { projectRelationshipsRouter } from './routes/project-relationships/project-relationships.router';
@@ -92,6 +93,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(patternSuggestionsRouter(ctx));
   app.use(compatRouter(ctx));
   app.use(memoryImportanceRouter(ctx));
+  app.use(memoryHistoryRouter(ctx));
   app.use(entityGraphRouter(ctx));
   app.use(quotaRouter(ctx));
   app.use(embedRouter(ctx));

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import Joi, { Schema } from 'joi';
-import { createMemory, deleteMemory, getMemory, listMemories, patchMemory, searchMemories } from '@ams/memories';
+import { createMemory, deleteMemory, getMemory, listMemories, listMemoryHistory, patchMemory, restoreMemoryVersion, searchMemories } from '@ams/memories';
 import type { AppContext, AuthContext } from '../context';
 import type { Scope } from '../lib/scopes';
 import { memoryDeps, requestResources } from '../memory-deps';
@@ -8,6 +8,7 @@ import { buildContextBody } from '../routes/context/context.schemas';
 import { checkDecisionsBody, createDecisionBody } from '../routes/decisions/decisions.schemas';
 import { createEntityBody, linkBody } from '../routes/entities/entities.schemas';
 import { agentNameOrId, listAgentsQuery } from '../routes/agents/agents.schemas';
+import { historyQuery, HistoryQueryParams } from '../routes/memory-history/memory-history.schemas';
 import { compileMetadataFilter, createMemoryBody, listMemoriesQuery, patchMemoryBody, SearchBody, searchBody } from '../routes/memories/memories.schemas';
 import { adoptBody, searchPatternsBody } from '../routes/patterns/patterns.schemas';
 import { createSessionBody, endSessionBody } from '../routes/sessions/sessions.schemas';
@@ -102,6 +103,28 @@ export const TOOLS: ToolDef[] = [
       await deleteMemory(memoryDeps(ctx, req), auth, args.id as string);
       return { id: args.id, deleted: true };
     },
+  },
+  {
+    name: 'memory_history',
+    title: "A memory's history",
+    description: 'Every version of a memory, newest first: what changed (before and after), who changed it and when; also for a deleted memory.',
+    scope: 'read',
+    input: withId(historyQuery, 'memory'),
+    run: async (ctx, auth, args, req) => {
+      const page = await listMemoryHistory(memoryDeps(ctx, req), auth, args.id as string, bodyOf<HistoryQueryParams>(historyQuery, args));
+      return listResponse(page, page.data, true);
+    },
+  },
+  {
+    name: 'memory_restore_version',
+    title: 'Restore a memory to a version',
+    description: 'Bring a memory back to what it was at one of its versions (see memory_history); the restore is a new version.',
+    scope: 'write',
+    input: Joi.object({
+      id: uuid.required().description("The memory's id"),
+      version: Joi.number().integer().min(1).required().description('The version to restore'),
+    }),
+    run: (ctx, auth, args, req) => restoreMemoryVersion(memoryDeps(ctx, req), auth, args.id as string, args.version as number),
   },
   {
     name: 'context_build',
