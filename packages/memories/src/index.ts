@@ -20,3 +20,4 @@ export * from './rank-fusion';
 export * from './query-entities';
 export * from './search.service';
 export * from './importance';
+export * from './supersede';

@@ -21,6 +21,11 @@ export interface CreateMemoryInput {
   dedup_threshold: number;
   /** true: always; false: never; null: when the content looks entity-rich. */
   auto_extract_entities: boolean | null;
+  /** docs/api.md, "Time-aware recall": when the memory became / stops being true. */
+  valid_from?: Date;
+  valid_until?: Date;
+  /** The id of a memory of the same account this one replaces (it gets valid_until). */
+  supersedes?: string;
 }
 
 export interface CreateMemoryV2Input extends CreateMemoryInput {
@@ -44,6 +49,10 @@ export interface PatchMemoryInput {
   memory_type?: MemoryType;
   visibility?: Visibility;
   archived?: boolean;
+  valid_from?: Date;
+  valid_until?: Date;
+  /** false unpins the tier (re-tiering may move it again); true pins the current one. */
+  tier_pinned?: boolean;
 }
 
 export interface ListMemoriesInput {
@@ -80,4 +89,10 @@ export interface SearchInput {
   project?: string;
   session_id?: string;
   scope?: SearchScope;
+  /** docs/api.md, "Time-aware recall": what was recorded by then and true then (in the past). */
+  as_of?: Date;
+  /** Also memories whose validity has ended (superseded ones). */
+  include_superseded?: boolean;
+  /** Opt-in recency weighting: the score halves every this many seconds of the memory's age. */
+  recency_half_life?: number;
 }

@@ -14,6 +14,9 @@ import { hnswLighterGraph } from './20261124_025_hnsw_lighter_graph';
 import { importJobs } from './20261125_026_import_jobs';
 import { projectRegistration } from './20261125_027_project_registration';
 import { implicitProjectsUnregistered } from './20261125_028_implicit_projects_unregistered';
+import { memoryValidity } from './20261126_020_memory_validity';
+import { searchEventHits } from './20261126_021_search_event_hits';
+import { retiering } from './20261126_022_retiering';
 
 /** Listed explicitly (not globbed) so tsx, jest and a bundled build all see the same set, in order. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -32,5 +35,8 @@ export const MIGRATIONS: readonly Migration[] = [
   importJobs,
   projectRegistration,
   implicitProjectsUnregistered,
+  memoryValidity,
+  searchEventHits,
+  retiering,
 ];
 export type { Migration };
