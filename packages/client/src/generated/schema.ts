@@ -742,7 +742,9 @@ export interface paths {
         put?: never;
         /**
          * Search memories (semantic, keyword or hybrid)
-         * @description Requires the `read` scope.
+         * @description Only what is true now, unless `as_of` (what had been recorded by then and was true then) or `include_superseded`. `recency_half_life` weighs each score by 2^(−age / half-life).
+         *
+         *     Requires the `read` scope.
          */
         post: operations["postV1MemoriesSearch"];
         delete?: never;
@@ -2552,6 +2554,22 @@ export interface operations {
                                     created_at: number;
                                     /** @description Unix seconds */
                                     updated_at: number;
+                                    /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                                    valid_from?: number | null;
+                                    /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                                    valid_until?: number | null;
+                                    /**
+                                     * Format: uuid
+                                     * @description The memory this one replaced
+                                     */
+                                    supersedes?: string | null;
+                                    /**
+                                     * Format: uuid
+                                     * @description The memory that replaced this one
+                                     */
+                                    superseded_by?: string | null;
+                                    /** @description The tier was set by a user: re-tiering never moves it */
+                                    tier_pinned?: boolean;
                                 } & {
                                     [key: string]: unknown;
                                 };
@@ -3476,6 +3494,22 @@ export interface operations {
                         created_at: number;
                         /** @description Unix seconds */
                         updated_at: number;
+                        /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                        valid_from?: number | null;
+                        /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                        valid_until?: number | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory this one replaced
+                         */
+                        supersedes?: string | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory that replaced this one
+                         */
+                        superseded_by?: string | null;
+                        /** @description The tier was set by a user: re-tiering never moves it */
+                        tier_pinned?: boolean;
                         /** @enum {string} */
                         visibility: "private" | "confidential";
                         /** Format: uuid */
@@ -3598,6 +3632,9 @@ export interface operations {
                     /** @enum {string} */
                     visibility?: "private" | "confidential";
                     archived?: boolean;
+                    valid_from?: number | string;
+                    valid_until?: number | string;
+                    tier_pinned?: boolean;
                 };
             };
         };
@@ -3634,6 +3671,22 @@ export interface operations {
                         created_at: number;
                         /** @description Unix seconds */
                         updated_at: number;
+                        /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                        valid_from?: number | null;
+                        /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                        valid_until?: number | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory this one replaced
+                         */
+                        supersedes?: string | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory that replaced this one
+                         */
+                        superseded_by?: string | null;
+                        /** @description The tier was set by a user: re-tiering never moves it */
+                        tier_pinned?: boolean;
                         /** @enum {string} */
                         visibility: "private" | "confidential";
                         /** Format: uuid */
@@ -3868,6 +3921,9 @@ export interface operations {
                     /** @enum {string} */
                     visibility?: "private" | "confidential";
                     archived?: boolean;
+                    valid_from?: number | string;
+                    valid_until?: number | string;
+                    tier_pinned?: boolean;
                 };
             };
         };
@@ -3904,6 +3960,22 @@ export interface operations {
                         created_at: number;
                         /** @description Unix seconds */
                         updated_at: number;
+                        /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                        valid_from?: number | null;
+                        /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                        valid_until?: number | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory this one replaced
+                         */
+                        supersedes?: string | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory that replaced this one
+                         */
+                        superseded_by?: string | null;
+                        /** @description The tier was set by a user: re-tiering never moves it */
+                        tier_pinned?: boolean;
                         /** @enum {string} */
                         visibility: "private" | "confidential";
                         /** Format: uuid */
@@ -5808,6 +5880,22 @@ export interface operations {
                         created_at: number;
                         /** @description Unix seconds */
                         updated_at: number;
+                        /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                        valid_from?: number | null;
+                        /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                        valid_until?: number | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory this one replaced
+                         */
+                        supersedes?: string | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory that replaced this one
+                         */
+                        superseded_by?: string | null;
+                        /** @description The tier was set by a user: re-tiering never moves it */
+                        tier_pinned?: boolean;
                         /** @enum {string} */
                         visibility: "private" | "confidential";
                         /** Format: uuid */
@@ -7310,6 +7398,22 @@ export interface operations {
                             created_at: number;
                             /** @description Unix seconds */
                             updated_at: number;
+                            /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                            valid_from?: number | null;
+                            /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                            valid_until?: number | null;
+                            /**
+                             * Format: uuid
+                             * @description The memory this one replaced
+                             */
+                            supersedes?: string | null;
+                            /**
+                             * Format: uuid
+                             * @description The memory that replaced this one
+                             */
+                            superseded_by?: string | null;
+                            /** @description The tier was set by a user: re-tiering never moves it */
+                            tier_pinned?: boolean;
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -7453,6 +7557,10 @@ export interface operations {
                     /** @default 0.95 */
                     dedup_threshold?: number;
                     auto_extract_entities?: boolean | null;
+                    valid_from?: number | string;
+                    valid_until?: number | string;
+                    /** Format: uuid */
+                    supersedes?: string;
                 };
             };
         };
@@ -7489,6 +7597,22 @@ export interface operations {
                         created_at: number;
                         /** @description Unix seconds */
                         updated_at: number;
+                        /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                        valid_from?: number | null;
+                        /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                        valid_until?: number | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory this one replaced
+                         */
+                        supersedes?: string | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory that replaced this one
+                         */
+                        superseded_by?: string | null;
+                        /** @description The tier was set by a user: re-tiering never moves it */
+                        tier_pinned?: boolean;
                         /** @enum {string} */
                         visibility: "private" | "confidential";
                         /** Format: uuid */
@@ -7554,6 +7678,22 @@ export interface operations {
                         created_at: number;
                         /** @description Unix seconds */
                         updated_at: number;
+                        /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                        valid_from?: number | null;
+                        /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                        valid_until?: number | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory this one replaced
+                         */
+                        supersedes?: string | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory that replaced this one
+                         */
+                        superseded_by?: string | null;
+                        /** @description The tier was set by a user: re-tiering never moves it */
+                        tier_pinned?: boolean;
                         /** @enum {string} */
                         visibility: "private" | "confidential";
                         /** Format: uuid */
@@ -7593,8 +7733,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The session or project named does not exist */
+            /** @description The session, project or superseded memory named does not exist */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The memory named in `supersedes` is already superseded */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7848,6 +7997,10 @@ export interface operations {
                     session_id?: string;
                     /** @enum {string} */
                     scope?: "session" | "long-term" | "all";
+                    as_of?: number | string;
+                    /** @default false */
+                    include_superseded?: boolean;
+                    recency_half_life?: number;
                 };
             };
         };
@@ -7889,10 +8042,44 @@ export interface operations {
                                 created_at: number;
                                 /** @description Unix seconds */
                                 updated_at: number;
+                                /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                                valid_from?: number | null;
+                                /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                                valid_until?: number | null;
+                                /**
+                                 * Format: uuid
+                                 * @description The memory this one replaced
+                                 */
+                                supersedes?: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @description The memory that replaced this one
+                                 */
+                                superseded_by?: string | null;
+                                /** @description The tier was set by a user: re-tiering never moves it */
+                                tier_pinned?: boolean;
                             } & {
                                 [key: string]: unknown;
                             };
                             score: number;
+                            score_breakdown?: {
+                                mode: string;
+                                /** @description The score before recency weighting (with recency_half_life) */
+                                base_score?: number;
+                                factors: {
+                                    vector: number | null;
+                                    keyword: number | null;
+                                    graph: number | null;
+                                    /** @description The multiplier 2^(−age / recency_half_life); null without recency_half_life */
+                                    recency: number | null;
+                                    /** @description The memory's importance (shown; it does not weigh the score) */
+                                    importance: number;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -8041,6 +8228,22 @@ export interface operations {
                         created_at: number;
                         /** @description Unix seconds */
                         updated_at: number;
+                        /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                        valid_from?: number | null;
+                        /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                        valid_until?: number | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory this one replaced
+                         */
+                        supersedes?: string | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory that replaced this one
+                         */
+                        superseded_by?: string | null;
+                        /** @description The tier was set by a user: re-tiering never moves it */
+                        tier_pinned?: boolean;
                         /** @enum {string} */
                         visibility: "private" | "confidential";
                         /** Format: uuid */
@@ -8176,6 +8379,10 @@ export interface operations {
                     /** @default 0.95 */
                     dedup_threshold?: number;
                     auto_extract_entities?: boolean | null;
+                    valid_from?: number | string;
+                    valid_until?: number | string;
+                    /** Format: uuid */
+                    supersedes?: string;
                     /** Format: uri */
                     webhook_url?: string;
                 };
@@ -8225,8 +8432,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A resource the request names (agent, session, project, entity...) does not exist */
+            /** @description The session, project or superseded memory named does not exist */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The memory named in `supersedes` is already superseded */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13628,6 +13844,10 @@ export interface operations {
                     /** @default false */
                     ai_enhanced?: boolean;
                     ranking_version?: string;
+                    as_of?: number | string;
+                    /** @default false */
+                    include_superseded?: boolean;
+                    recency_half_life?: number;
                 };
             };
         };
@@ -13770,6 +13990,10 @@ export interface operations {
                     /** @default false */
                     ai_enhanced?: boolean;
                     ranking_version?: string;
+                    as_of?: number | string;
+                    /** @default false */
+                    include_superseded?: boolean;
+                    recency_half_life?: number;
                 };
             };
         };
@@ -13912,6 +14136,10 @@ export interface operations {
                     /** @default false */
                     ai_enhanced?: boolean;
                     ranking_version?: string;
+                    as_of?: number | string;
+                    /** @default false */
+                    include_superseded?: boolean;
+                    recency_half_life?: number;
                 };
             };
         };
