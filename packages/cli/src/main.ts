@@ -11,6 +11,7 @@ import { registerStatusCommand } from './commands/status';
 import { DEFAULT_CONNECT_TIMEOUT_S, DEFAULT_READ_TIMEOUT_S, parseBaseUrl, parseSeconds, redactCredentials, timeoutOf, useTimeouts } from './connection';
 import { EXIT } from './exit-codes';
 import { registerReembedCommand } from './commands/reembed';
+import { registerRetierCommand } from './commands/retier';
 
 const program = new Command('ams')
   .description('Agent Memory Service command line')
@@ -40,6 +41,7 @@ registerMcpCommand(program);
 registerExportCommand(program);
 registerImportCommand(program);
 registerReembedCommand(program);
+registerRetierCommand(program);
 
 /** Every message the CLI writes on stderr, credentials redacted. */
 const fail = (text: string) => process.stderr.write(redactCredentials(text) + '\n');

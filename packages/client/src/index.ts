@@ -1,4 +1,18 @@
 export { createMemoryClient } from './client';
-export type { ClientOptions, CreateMemoryInput, ImportJob, ListMemoriesQuery, Memory, MemoryClient, MemorySummary, SearchInput, SearchResults } from './client';
+export type {
+  ClientOptions,
+  CreateMemoryInput,
+  ImportJob,
+  ListMemoriesQuery,
+  Memory,
+  MemoryClient,
+  MemorySummary,
+  RetieringRules,
+  RetieringRun,
+  RetieringSettings,
+  SearchInput,
+  SearchResults,
+  TierMoves,
+} from './client';
 export { AmsError } from './errors';
 export type { paths } from './generated/schema';

@@ -33,3 +33,4 @@ export * from './repositories/import.repository';
 export * from './repositories/import-jobs.repository';
 export * from './repositories/reembed.repository';
 export * from './private-data-dir';
+export * from './repositories/retiering.repository';

@@ -21,3 +21,4 @@ export * from './query-entities';
 export * from './search.service';
 export * from './importance';
 export * from './supersede';
+export * from './retiering';

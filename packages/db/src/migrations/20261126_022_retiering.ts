@@ -36,10 +36,12 @@ export const retiering: Migration = {
        from_tier text NOT NULL,
        to_tier text NOT NULL,
        reason text NOT NULL,
-       moved_at timestamptz NOT NULL DEFAULT now(),
+       created_at timestamptz NOT NULL DEFAULT now(),
        PRIMARY KEY (account_id, id),
        FOREIGN KEY (account_id, memory_id) REFERENCES memories (account_id, id) ON DELETE CASCADE
      )`,
-    `CREATE INDEX tier_moves_account_moved_idx ON tier_moves (account_id, moved_at DESC, id DESC)`,
+    // When re-tiering last moved the memory: a demoted memory waits a whole disuse period again.
+    `ALTER TABLE memories ADD COLUMN tier_moved_at timestamptz`,
+    `CREATE INDEX tier_moves_account_moved_idx ON tier_moves (account_id, created_at DESC, id DESC)`,
   ],
 };

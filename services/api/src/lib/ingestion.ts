@@ -8,6 +8,7 @@ import {
   enqueueEmbedding,
   ingestionPolicy,
   reembedRunner,
+  retieringLoop,
   workerSettings,
   type ModelLoader,
   type ReembedRunner,
@@ -81,6 +82,9 @@ export function createIngestion(
     deps.metrics ? embeddingBatchMetrics(deps.metrics.registry) : undefined,
   );
   worker.start();
+  // Without worker processes, the scheduled re-tiering runs here too (docs/api.md, "Re-tiering").
+  const retiering = retieringLoop(config, { db: deps.db.knex, logger: deps.logger, dispatch: deps.webhookDispatch });
+  retiering.start();
   return {
     submit: async (_accountId, memoryId) => {
       worker.notify();
@@ -90,7 +94,7 @@ export function createIngestion(
     reembedRunner: runner,
     close: async () => {
       await runner?.stop();
-      await worker.stop(DRAIN_MS);
+      await Promise.all([worker.stop(DRAIN_MS), retiering.stop(DRAIN_MS)]);
     },
   };
 }
