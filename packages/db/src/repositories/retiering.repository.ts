@@ -45,12 +45,12 @@ export interface MovedMemory {
  * The rules as SQL, on one batch's rows `b` (memories m, left-joined memory_recalls r) at `:now`:
  * recent = r.recent_recalls decayed by half every half promote window since the last recall;
  * idle = time since the last recall, creation or move, whichever is latest.
- * Promote one step when recent ≥ promote_recalls; else demote one step when idle ≥
+ * Promote one step when recent, rounded, ≥ promote_recalls (three recalls just now are three, not 2.9999); else demote one step when idle ≥
  * demote_after_days × (1 + importance), never below warm at importance ≥ 0.8.
  */
 const DECIDE = `
   CASE
-    WHEN b.tier <> 'hot' AND b.recent >= s.promote_recalls THEN CASE b.tier WHEN 'cold' THEN 'warm' ELSE 'hot' END
+    WHEN b.tier <> 'hot' AND round(b.recent) >= s.promote_recalls THEN CASE b.tier WHEN 'cold' THEN 'warm' ELSE 'hot' END
     WHEN b.tier <> 'cold' AND b.idle_days >= s.demote_after_days * (1 + b.importance)
          AND NOT (b.tier = 'warm' AND b.importance >= 0.8)
       THEN CASE b.tier WHEN 'hot' THEN 'warm' ELSE 'cold' END
@@ -148,7 +148,7 @@ export const retieringRepository = {
            LEFT JOIN memory_recalls r ON r.account_id = l.account_id AND r.memory_id = l.id
        ), decided AS (
          SELECT b.account_id, b.id, b.tier AS from_tier, ${DECIDE} AS to_tier,
-                CASE WHEN b.recent >= s.promote_recalls THEN 'recalled' ELSE 'unused' END AS reason
+                CASE WHEN round(b.recent) >= s.promote_recalls THEN 'recalled' ELSE 'unused' END AS reason
            FROM b CROSS JOIN s
        ), moved AS (
          UPDATE memories m SET tier = d.to_tier, tier_moved_at = (SELECT now FROM s)
