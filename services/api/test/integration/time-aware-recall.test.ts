@@ -1,6 +1,7 @@
 import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp, waitFor } from '@ams/testing';
 
-type Hit = { memory: { id: string; content: string; valid_until?: number; superseded_by?: string; supersedes?: string }; score: number; score_breakdown?: Record<string, any> };
+type Hit = { memory: { id: string; content: string; valid_until?: number; superseded_by?: string; supersedes?: string }; score: number; score_breakdown?: Breakdown };
+type Breakdown = { base_score: number; semantic?: number; factors: { vector: number | null; keyword: number | null; graph: number | null; recency: number | null; importance: number } };
 
 /** A moment strictly after now (the database and this process share the clock), as ISO 8601 with milliseconds. */
 async function momentAfterNow(): Promise<string> {
@@ -169,7 +170,7 @@ describe('time-aware recall: valid_from / valid_until, supersedes, as_of, recenc
         const byId = new Map(res.body.data.map((d: Hit) => [d.memory.id, d]));
         const old = byId.get(oldOne.body.id) as Hit;
         expect(old.score_breakdown!.factors.recency).toBeLessThan(1e-6);
-        expect(old.score).toBeCloseTo(old.score_breakdown!.base_score * old.score_breakdown!.factors.recency, 6);
+        expect(old.score).toBeCloseTo(old.score_breakdown!.base_score * old.score_breakdown!.factors.recency!, 6);
         const fresh = byId.get(newOne.body.id) as Hit;
         expect(fresh.score_breakdown!.factors).toEqual({
           vector: search_mode === 'keyword' ? null : expect.any(Number),
