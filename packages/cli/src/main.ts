@@ -59,7 +59,8 @@ function report(err: unknown): number {
     fail(
       json
         ? JSON.stringify({ type: err.type, code: err.code, message: err.message, request_id: err.requestId, details: err.details })
-        : `ams: ${err.message} (${err.type}, request ${err.requestId})`,
+        : // A validation error names each field and what is wrong with it, one per line.
+          [`ams: ${err.message} (${err.type}, request ${err.requestId})`, ...err.details.map((d) => `  ${d.message}`)].join('\n'),
     );
     return EXIT.apiError;
   }
