@@ -1,5 +1,11 @@
 import Joi from 'joi';
-import { isoDate } from './common.schemas';
+import { DATE_RANGE_YEARS, isoDate } from './common.schemas';
+
+const FORMS = '{{#label}} must be Unix seconds (a number) or an ISO 8601 date-time string';
+const unixSeconds = () =>
+  Joi.number()
+    .min(0)
+    .custom((seconds: number) => new Date(Math.round(seconds * 1000)));
 
 /**
  * A point in time as the memory's own timestamps are given (Unix seconds, like `created_at`; a
@@ -8,16 +14,25 @@ import { isoDate } from './common.schemas';
  */
 export const instant = () =>
   Joi.alternatives()
-    .try(
-      Joi.number()
-        .min(0)
-        .custom((seconds: number) => new Date(Math.round(seconds * 1000))),
-      isoDate().messages({ 'date.format': '{{#label}} must be Unix seconds (a number) or an ISO 8601 date-time string' }),
-    )
-    .messages({ 'alternatives.types': '{{#label}} must be Unix seconds (a number) or an ISO 8601 date-time string' });
+    .try(unixSeconds(), isoDate().messages({ 'date.format': FORMS }))
+    .messages({ 'alternatives.types': FORMS });
 
-/** An instant that has already happened: `as_of` asks what was known then, and the future is not known. */
+/**
+ * An instant that has already happened: `as_of` asks what was known then, and the future is not
+ * known. A future one says so, however far ahead; a past one keeps to the stored range.
+ */
 export const pastInstant = () =>
-  instant()
-    .custom((at: Date, helpers) => (at.getTime() > Date.now() ? helpers.error('instant.future', { now: new Date().toISOString() }) : at))
-    .messages({ 'instant.future': '{{#label}} must not be in the future (now is {{#now}})' });
+  Joi.alternatives()
+    .try(unixSeconds(), Joi.date().iso().messages({ 'date.format': FORMS }))
+    .messages({ 'alternatives.types': FORMS })
+    .custom((at: Date, helpers) => {
+      const now = new Date();
+      if (at.getTime() > now.getTime()) return helpers.error('instant.future', { now: now.toISOString() });
+      const min = new Date(now);
+      min.setUTCFullYear(now.getUTCFullYear() - DATE_RANGE_YEARS);
+      return at < min ? helpers.error('instant.range', { min: min.toISOString() }) : at;
+    })
+    .messages({
+      'instant.future': '{{#label}} must not be in the future (now is {{#now}})',
+      'instant.range': `{{#label}} must lie within ${DATE_RANGE_YEARS} years of now (after {{#min}})`,
+    });
