@@ -12,6 +12,7 @@ import { registerStatusCommand } from './commands/status';
 import { DEFAULT_CONNECT_TIMEOUT_S, DEFAULT_READ_TIMEOUT_S, parseBaseUrl, parseSeconds, redactCredentials, timeoutOf, useTimeouts } from './connection';
 import { EXIT } from './exit-codes';
 import { registerReembedCommand } from './commands/reembed';
+import { registerRetierCommand } from './commands/retier';
 
 const program = new Command('ams')
   .description('Agent Memory Service command line')
@@ -42,6 +43,7 @@ registerExportCommand(program);
 registerImportCommand(program);
 registerReembedCommand(program);
 registerHistoryCommand(program);
+registerRetierCommand(program);
 
 /** Every message the CLI writes on stderr, credentials redacted. */
 const fail = (text: string) => process.stderr.write(redactCredentials(text) + '\n');
@@ -59,7 +61,8 @@ function report(err: unknown): number {
     fail(
       json
         ? JSON.stringify({ type: err.type, code: err.code, message: err.message, request_id: err.requestId, details: err.details })
-        : `ams: ${err.message} (${err.type}, request ${err.requestId})`,
+        : // A validation error names each field and what is wrong with it, one per line.
+          [`ams: ${err.message} (${err.type}, request ${err.requestId})`, ...err.details.map((d) => `  ${d.message}`)].join('\n'),
     );
     return EXIT.apiError;
   }

@@ -23,6 +23,10 @@ export type ListMemoriesQuery = Omit<Query<'/v1/memories', 'get'>, 'cursor' | 'o
 export type MemorySummary = Ok<'/v1/memories', 'get', 200>['data'][number];
 /** One version of a memory (GET /v1/memories/{id}/history): what changed, before and after, who and when. */
 export type MemoryVersion = Ok<'/v1/memories/{id}/history', 'get', 200>['data'][number];
+export type RetieringSettings = Ok<'/v1/retiering', 'get', 200>;
+export type RetieringRules = JsonBody<'/v1/retiering', 'patch'>;
+export type RetieringRun = Ok<'/v1/retiering/run', 'post', 200>;
+export type TierMoves = Ok<'/v1/retiering/moves', 'get', 200>;
 /** An import's job (POST /v1/import answers it 202; the NDJSON upload itself is a streaming call). */
 export type ImportJob = Ok<'/v1/import/jobs/{id}', 'get', 200>;
 
@@ -83,7 +87,14 @@ export function createMemoryClient(opts: ClientOptions) {
     /** An import job's progress: exact at every moment (its counters commit with its records). */
     job: (id: string) => unwrap<ImportJob>(raw.GET('/v1/import/jobs/{id}', { params: { path: { id } } })),
   };
-  return { raw, memories, imports };
+  /** Re-tiering by use and age (docs/api.md, "Re-tiering"). */
+  const retiering = {
+    settings: () => unwrap<RetieringSettings>(raw.GET('/v1/retiering')),
+    update: (body: RetieringRules) => unwrap<RetieringSettings>(raw.PATCH('/v1/retiering', { body })),
+    run: () => unwrap<RetieringRun>(raw.POST('/v1/retiering/run')),
+    moves: (query: Query<'/v1/retiering/moves', 'get'> = {}) => unwrap<TierMoves>(raw.GET('/v1/retiering/moves', { params: { query } })),
+  };
+  return { raw, memories, imports, retiering };
 }
 
 export type MemoryClient = ReturnType<typeof createMemoryClient>;

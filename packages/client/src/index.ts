@@ -1,4 +1,19 @@
 export { createMemoryClient } from './client';
-export type { ClientOptions, CreateMemoryInput, ImportJob, ListMemoriesQuery, Memory, MemoryClient, MemorySummary, MemoryVersion, SearchInput, SearchResults } from './client';
+export type {
+  ClientOptions,
+  CreateMemoryInput,
+  ImportJob,
+  ListMemoriesQuery,
+  Memory,
+  MemoryClient,
+  MemorySummary,
+  MemoryVersion,
+  RetieringRules,
+  RetieringRun,
+  RetieringSettings,
+  SearchInput,
+  SearchResults,
+  TierMoves,
+} from './client';
 export { AmsError } from './errors';
 export type { paths } from './generated/schema';

@@ -63,6 +63,8 @@ export const CONFIG_MEANINGS: Readonly<Record<string, { meaning: string; default
   WEBHOOK_CA_FILE: { meaning: 'PEM file of an extra CA trusted for receivers (tests use it with a self-signed receiver)' },
   WEBHOOK_CONCURRENCY: { meaning: 'deliveries in flight per dispatcher' },
   WEBHOOK_RECONCILE_INTERVAL_MS: { meaning: 'how often the dispatcher sweeps the outbox' },
+  RETIERING_INTERVAL_MS: { meaning: 'how often each account with re-tiering on is re-tiered (by the embedding worker, or the API in embedded mode); 0 turns the job off in this process' },
+  RETIERING_BATCH_SIZE: { meaning: 'memories re-tiered per statement (each batch is its own short transaction; rows a writer holds are skipped until the next run)' },
   WEBHOOK_DISPATCHER_METRICS_PORT: { meaning: "the webhook dispatcher's Prometheus `/metrics`; `0`: off" },
   METRICS_PORT: { meaning: "the API's `/metrics` on a keyless listener of its own; unset: only on `PORT` with an admin key" },
   METRICS_HOST: { meaning: 'address of that listener' },

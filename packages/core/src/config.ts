@@ -94,6 +94,8 @@ export interface Config {
     /** The dispatcher process's Prometheus listener; 0: none. */
     metricsPort: number;
   };
+  /** Re-tiering by use and age (docs/api.md, "Re-tiering"): how often each enabled account is re-tiered; 0: never here. */
+  retiering: { intervalMs: number; batchSize: number };
   /**
    * The API's keyless metrics listener (METRICS_PORT; unset: none). The public port serves
    * /metrics only to an admin key.
@@ -189,6 +191,8 @@ const schema = Joi.object({
   WEBHOOK_CONCURRENCY: Joi.number().integer().min(1).max(256).default(10),
   WEBHOOK_RECONCILE_INTERVAL_MS: Joi.number().integer().min(100).default(10_000),
   WEBHOOK_DISPATCHER_METRICS_PORT: Joi.number().port().default(9465),
+  RETIERING_INTERVAL_MS: Joi.number().integer().min(0).default(3_600_000),
+  RETIERING_BATCH_SIZE: Joi.number().integer().min(10).max(100_000).default(1_000),
   METRICS_PORT: Joi.number().port().invalid(Joi.ref('PORT')).messages({ 'any.invalid': '{{#label}} must differ from PORT: the keyless metrics listener never shares the public port' }),
   METRICS_HOST: Joi.string().default('127.0.0.1'),
   WEBHOOK_SECRET_KEY: aesKey,
@@ -297,6 +301,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       reconcileIntervalMs: v.WEBHOOK_RECONCILE_INTERVAL_MS,
       metricsPort: v.WEBHOOK_DISPATCHER_METRICS_PORT,
     },
+    retiering: { intervalMs: v.RETIERING_INTERVAL_MS, batchSize: v.RETIERING_BATCH_SIZE },
     metrics: { port: v.METRICS_PORT || undefined, host: v.METRICS_HOST },
     secrets: {
       webhookSecretKey: v.WEBHOOK_SECRET_KEY ? Buffer.from(v.WEBHOOK_SECRET_KEY, 'base64') : undefined,

@@ -40,3 +40,4 @@ export * from './replicas/replica-set';
 export * from './repositories/memory-versions.repository';
 export * from './repositories/memory-expiry.repository';
 export * from './memory-expiry';
+export * from './repositories/retiering.repository';

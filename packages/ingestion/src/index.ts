@@ -5,3 +5,4 @@ export * from './embedding-worker';
 export * from './settings';
 export * from './throughput';
 export * from './reembed';
+export * from './retiering-loop';

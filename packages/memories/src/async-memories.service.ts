@@ -1,5 +1,5 @@
 import { alongside, ApiError, toUnixSeconds } from '@ams/core';
-import { Db, embeddingQueueRepository, memoriesRepository, MemoryRow } from '@ams/db';
+import { Db, embeddingQueueRepository, memoriesRepository, MemoryRow, NewMemory } from '@ams/db';
 import type { Caller, MemoryDeps } from './deps';
 import { handOffEmbedding } from './embedding-handoff';
 import { actorOf } from './history';
@@ -7,6 +7,7 @@ import type { CreateMemoryV2Input } from './inputs';
 import { requireVisibleMemory } from './memory-scope';
 import { prepareNewMemory } from './prepare-memory';
 import { planMemories, storeMemories } from './store-memories';
+import { storeSuperseding } from './supersede';
 
 export function presentStatus(row: MemoryRow) {
   return {
@@ -30,24 +31,20 @@ export async function createMemoryAsync(deps: MemoryDeps, caller: Caller, input:
   const [prepared, plan] = await alongside(prepareNewMemory(deps.db, caller, input), () =>
     planMemories([{ accountId: caller.accountId, content: input.content }], input.auto_extract_entities),
   );
+  const memory: NewMemory = {
+    ...prepared,
+    embedding: null,
+    embeddingModel: null,
+    embeddingStatus: 'pending',
+    dedupThreshold: input.deduplicate ? input.dedup_threshold : null,
+    webhookUrl: input.webhook_url ?? null,
+  };
+  const supersedes = input.supersedes;
   const {
     rows: [row],
-  } = await storeMemories(
-    deps,
-    [
-      {
-        ...prepared,
-        embedding: null,
-        embeddingModel: null,
-        embeddingStatus: 'pending',
-        dedupThreshold: input.deduplicate ? input.dedup_threshold : null,
-        webhookUrl: input.webhook_url ?? null,
-      },
-    ],
-    input.auto_extract_entities,
-    actorOf(caller),
-    plan,
-  );
+  } = supersedes
+    ? await storeSuperseding(deps, caller, memory, supersedes, input.auto_extract_entities, plan)
+    : await storeMemories(deps, [memory], input.auto_extract_entities, actorOf(caller), plan);
   const handoff = await handOffEmbedding(deps, caller.accountId, row!.id);
   return handoff.jobId === null
     ? { id: row!.id, status: handoff.row.embedding_status, job_id: null, estimated_completion_seconds: 0 }

@@ -24,3 +24,5 @@ export * from './rank-fusion';
 export * from './query-entities';
 export * from './search.service';
 export * from './importance';
+export * from './supersede';
+export * from './retiering';

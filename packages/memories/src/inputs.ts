@@ -23,6 +23,11 @@ export interface CreateMemoryInput {
   auto_extract_entities: boolean | null;
   /** ttl_seconds is turned into expires_at at the edge. null: never (despite the agent's default); absent: the agent's default. */
   expires_at?: Date | null;
+  /** docs/api.md, "Time-aware recall": when the memory became / stops being true. */
+  valid_from?: Date;
+  valid_until?: Date;
+  /** The id of a memory of the same account this one replaces (it gets valid_until). */
+  supersedes?: string;
 }
 
 export interface CreateMemoryV2Input extends CreateMemoryInput {
@@ -48,6 +53,10 @@ export interface PatchMemoryInput {
   archived?: boolean;
   /** null: never expires (ttl_seconds is turned into expires_at at the edge). */
   expires_at?: Date | null;
+  valid_from?: Date;
+  valid_until?: Date;
+  /** false unpins the tier (re-tiering may move it again); true pins the current one. */
+  tier_pinned?: boolean;
 }
 
 export interface ListMemoriesInput {
@@ -89,4 +98,10 @@ export interface SearchInput {
   scope?: SearchScope;
   /** Expired memories too (audits). */
   include_expired?: boolean;
+  /** docs/api.md, "Time-aware recall": what was recorded by then and true then (in the past). */
+  as_of?: Date;
+  /** Also memories whose validity has ended (superseded ones). */
+  include_superseded?: boolean;
+  /** Opt-in recency weighting: the score halves every this many seconds of the memory's age. */
+  recency_half_life?: number;
 }

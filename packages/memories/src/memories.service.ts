@@ -12,6 +12,7 @@ import { EntityRef, presentMemory, presentMemorySummary } from './memory.present
 import { requireVisibleMemory } from './memory-scope';
 import { prepareNewMemory } from './prepare-memory';
 import { Inserted, insertMemories } from './store-memories';
+import { insertSuperseding } from './supersede';
 import { tierForImportance } from './tiering';
 
 async function entitiesOf(db: Db, accountId: string, rows: MemoryRow[]): Promise<Map<string, EntityRef[]>> {
@@ -36,14 +37,18 @@ export async function createMemory(deps: Pick<MemoryDeps, 'db' | 'embedder' | 'd
   const memory = { ...prepared, embedding, embeddingModel: model, embeddingStatus: 'ready' as const };
   // Without dedup the create is one statement after the embed; with it, the check and the insert
   // share a transaction under the agent's lock (see dedup.ts).
-  const outcome: { existing?: MemoryRow; inserted?: Inserted } = !input.deduplicate
-    ? { inserted: await insertMemories(deps.db, [memory], input.auto_extract_entities, actorOf(caller)) }
-    : await deps.db.transaction(async (trx) => {
-        await lockForDedup(trx, [prepared]);
-        const duplicateOf = await findDuplicate(trx, prepared, embedding, model, input.dedup_threshold);
-        const existing = duplicateOf ? await memoriesRepository.findLive(trx, caller.accountId, duplicateOf) : undefined;
-        return existing ? { existing } : { inserted: await insertMemories(trx, [memory], input.auto_extract_entities, actorOf(caller)) };
-      });
+  const insert = (db: Db) =>
+    input.supersedes ? insertSuperseding(db, caller, memory, input.supersedes, input.auto_extract_entities) : insertMemories(db, [memory], input.auto_extract_entities, actorOf(caller));
+  const outcome: { existing?: MemoryRow; inserted?: Inserted } =
+    !input.deduplicate && !input.supersedes
+      ? { inserted: await insert(deps.db) }
+      : await deps.db.transaction(async (trx) => {
+          if (!input.deduplicate) return { inserted: await insert(trx) };
+          await lockForDedup(trx, [prepared]);
+          const duplicateOf = await findDuplicate(trx, prepared, embedding, model, input.dedup_threshold);
+          const existing = duplicateOf ? await memoriesRepository.findLive(trx, caller.accountId, duplicateOf) : undefined;
+          return existing ? { existing } : { inserted: await insert(trx) };
+        });
   if (outcome.existing) {
     const entities = await entitiesOf(deps.db, caller.accountId, [outcome.existing]);
     return { status: 200, memory: presentMemory(outcome.existing, entities.get(outcome.existing.id) ?? [], { is_duplicate: true }) };
@@ -99,6 +104,8 @@ export async function patchMemory(deps: MemoryDeps, caller: Caller, id: string, 
     expiresAt: input.expires_at,
   };
   if (input.tier !== undefined) Object.assign(patch, { tier: input.tier, tierExplicit: true });
+  if (input.tier_pinned !== undefined) patch.tierExplicit = input.tier_pinned;
+  Object.assign(patch, validityPatch(current, input));
   if (input.importance !== undefined) {
     patch.importance = input.importance;
     if (input.tier === undefined && !current.tier_explicit) patch.tier = tierForImportance(input.importance);
@@ -138,6 +145,17 @@ export async function applyMemoryPatch(
   if (requeue) await handOffEmbedding(deps, caller.accountId, current.id);
   const entities = await entitiesOf(deps.db, caller.accountId, [row]);
   return presentMemory(row, entities.get(row.id) ?? []);
+}
+
+/** valid_from / valid_until of a PATCH, checked against what the memory keeps (from must precede until). */
+function validityPatch(current: MemoryRow, input: PatchMemoryInput): Pick<MemoryPatch, 'validFrom' | 'validUntil'> {
+  const from = input.valid_from ?? current.valid_from;
+  const until = input.valid_until ?? current.valid_until;
+  if (from && until && from >= until) {
+    const field = input.valid_until ? 'valid_until' : 'valid_from';
+    throw ApiError.invalidField(field, `valid_from (${from.toISOString()}) must be earlier than valid_until (${until.toISOString()})`);
+  }
+  return { validFrom: input.valid_from, validUntil: input.valid_until };
 }
 
 export async function deleteMemory(deps: Pick<MemoryDeps, 'db' | 'dispatch'>, caller: Caller, id: string): Promise<void> {

@@ -29,13 +29,32 @@ export function presentMemory(row: MemoryRow, entities: EntityRef[], extra: { is
     // Beyond the spec (issue 34): the memory's version (GET /v1/memories/{id}/history) and when it expires.
     version: row.version,
     expires_at: toUnixSeconds(row.expires_at),
+    ...timeAware(row),
   };
 }
 
-/** List items and search results omit visibility, session_id, project_id and is_duplicate. */
+/** Beyond the spec (docs/api.md, "Time-aware recall" and "Re-tiering"): on every full memory. */
+function timeAware(row: MemoryRow) {
+  return {
+    valid_from: toUnixSeconds(row.valid_from),
+    valid_until: toUnixSeconds(row.valid_until),
+    supersedes: row.supersedes,
+    superseded_by: row.superseded_by,
+    tier_pinned: row.tier_explicit,
+  };
+}
+
+const TIME_AWARE_MEMBERS = ['valid_from', 'valid_until', 'supersedes', 'superseded_by', 'tier_pinned'] as const;
+
+/**
+ * List items and search results omit visibility, session_id, project_id and is_duplicate. The
+ * time-aware members appear there only when set (non-null; tier_pinned when true), so a memory
+ * that never used them keeps exactly the spec's members.
+ */
 export function presentMemorySummary(row: MemoryRow, entities: EntityRef[]) {
   const { visibility: _v, session_id: _s, project_id: _p, ...rest } = presentMemory(row, entities);
-  return rest;
+  for (const key of TIME_AWARE_MEMBERS) if (rest[key] === null || rest[key] === false) delete rest[key];
+  return rest as Omit<typeof rest, (typeof TIME_AWARE_MEMBERS)[number]> & Partial<Pick<typeof rest, (typeof TIME_AWARE_MEMBERS)[number]>>;
 }
 
 // real columns come back as float4: 0.7 reads as 0.699999988.

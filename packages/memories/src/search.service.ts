@@ -11,17 +11,34 @@ import { narrowSearch } from './search-narrowing';
 import { entityNamesInQuery } from './query-entities';
 import { reciprocalRankFusion } from './rank-fusion';
 import { nearestToQuery, semanticLeg } from './semantic-leg';
+import { recencyFactor, recencyOrigin } from './recency';
 
 const DEFAULT_COMPRESS_TOKENS = 2_000;
 const CHARS_PER_TOKEN = 4;
+
+/**
+ * What a result's score is made of (score_breakdown.factors): each leg's own score (null where the
+ * leg did not find it or did not run), the recency multiplier (null unless recency_half_life), and
+ * the memory's importance (filled in with the row; shown, not weighed).
+ */
+export interface ScoreFactors {
+  vector: number | null;
+  keyword: number | null;
+  graph: number | null;
+  recency: number | null;
+  importance?: number;
+}
 
 interface Scored {
   id: string;
   score: number;
   breakdown: Record<string, unknown>;
+  factors: ScoreFactors;
   /** The row, when ranking read it already (semantic). */
   row?: HydratedHit;
 }
+
+const legFactors = (f: Partial<ScoreFactors>): ScoreFactors => ({ vector: null, keyword: null, graph: null, recency: null, ...f });
 
 /** Candidates per list for hybrid: enough depth for fusion to reorder, bounded for latency. */
 const hybridDepth = (limit: number) => Math.min(200, Math.max(30, limit * 3));
@@ -35,13 +52,13 @@ interface Ranked {
 }
 
 /** The index's top-k and the rows in one read when the index answers alone (see searchHitsRepository.nearest). */
-async function semantic({ db, embedder }: SearchDeps, f: SearchFilters, body: SearchInput): Promise<Ranked> {
-  const { hits, queryVector } = await nearestToQuery(embedder, f, body.query, (g, vector) => searchHitsRepository.nearest(db, g, vector, body.limit));
-  return { scored: hits.map((h) => ({ id: h.id, score: h.score, breakdown: { semantic: h.score }, row: h })), queryVector };
+async function semantic({ db, embedder }: SearchDeps, f: SearchFilters, body: SearchInput, k: number): Promise<Ranked> {
+  const { hits, queryVector } = await nearestToQuery(embedder, f, body.query, (g, vector) => searchHitsRepository.nearest(db, g, vector, k));
+  return { scored: hits.map((h) => ({ id: h.id, score: h.score, breakdown: { semantic: h.score }, factors: legFactors({ vector: h.score }), row: h })), queryVector };
 }
 
 /** The three legs at once, each on its own connection (the keyword and graph legs run while the model embeds the query), fused here. */
-async function hybrid({ db, embedder, commonWords }: SearchDeps, f: SearchFilters, body: SearchInput): Promise<Ranked> {
+async function hybrid({ db, embedder, commonWords }: SearchDeps, f: SearchFilters, body: SearchInput, _k: number): Promise<Ranked> {
   const depth = hybridDepth(body.limit);
   const [{ hits: semantic, queryVector }, keyword, graph] = await Promise.all([
     semanticLeg(db, embedder, f, body.query, depth),
@@ -49,12 +66,36 @@ async function hybrid({ db, embedder, commonWords }: SearchDeps, f: SearchFilter
     graphLeg(db, f, body.query, depth),
   ]);
   const fused = reciprocalRankFusion({ semantic, keyword, graph });
-  return { scored: fused.map((c) => ({ id: c.id, score: c.score, breakdown: { rrf: c.score, ranks: c.ranks, scores: c.scores } })), queryVector };
+  return {
+    scored: fused.map((c) => ({
+      id: c.id,
+      score: c.score,
+      breakdown: { rrf: c.score, ranks: c.ranks, scores: c.scores },
+      factors: legFactors({ vector: c.scores.semantic ?? null, keyword: c.scores.keyword ?? null, graph: c.scores.graph ?? null }),
+    })),
+    queryVector,
+  };
 }
 
-async function keyword({ db, commonWords }: SearchDeps, f: SearchFilters, body: SearchInput): Promise<Ranked> {
-  const hits = await memoriesRepository.keywordCandidates(db, commonWords, f, body.query, body.limit);
-  return { scored: hits.map((c) => ({ ...c, breakdown: { keyword: c.score } })) };
+async function keyword({ db, commonWords }: SearchDeps, f: SearchFilters, body: SearchInput, k: number): Promise<Ranked> {
+  const hits = await memoriesRepository.keywordCandidates(db, commonWords, f, body.query, k);
+  return { scored: hits.map((c) => ({ ...c, breakdown: { keyword: c.score }, factors: legFactors({ keyword: c.score }) })) };
+}
+
+/**
+ * Recency weighting (recency.ts) of every candidate, re-sorted: score × 2^(−age / half-life). The
+ * times come with the rows where ranking read them, else in one read of the candidates.
+ */
+async function weighByRecency(db: Db, accountId: string, scored: Scored[], halfLife: number, at: Date): Promise<Scored[]> {
+  const times = scored.every((c) => c.row) ? new Map(scored.map((c) => [c.id, c.row!])) : await memoriesRepository.timesOf(db, accountId, scored.map((c) => c.id));
+  return scored
+    .flatMap((c) => {
+      const t = times.get(c.id);
+      if (!t) return [];
+      const factor = recencyFactor((at.getTime() - recencyOrigin(t).getTime()) / 1000, halfLife);
+      return [{ ...c, score: c.score * factor, breakdown: { ...c.breakdown, base_score: c.score }, factors: { ...c.factors, recency: round(factor) } }];
+    })
+    .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
 }
 
 const RANKERS = { semantic, hybrid, keyword } satisfies Record<SearchInput['search_mode'], unknown>;
@@ -117,13 +158,18 @@ export async function searchMemories(deps: SearchDeps, caller: Caller, body: Sea
     includeExpired: body.include_expired,
     metadataFilter: body.metadata_filter ?? [],
     embeddingModel: deps.embedder.model,
+    validity: { asOf: body.as_of, includeSuperseded: body.include_superseded },
   };
-  const { scored, queryVector }: Ranked = matchesNothing ? { scored: [] } : await RANKERS[body.search_mode](deps, filters, body);
+  // Recency re-ranks, so it weighs a deeper candidate list than the limit.
+  const depth = body.recency_half_life ? hybridDepth(body.limit) : body.limit;
+  const ranked: Ranked = matchesNothing ? { scored: [] } : await RANKERS[body.search_mode](deps, filters, body, depth);
+  const { queryVector } = ranked;
+  const scored = body.recency_half_life ? await weighByRecency(db, caller.accountId, ranked.scored, body.recency_half_life, body.as_of ?? new Date()) : ranked.scored;
   const kept = scored.filter((c) => c.score >= body.min_score).slice(0, body.limit);
   // The record is written while the rows are read: awaited (stats read right after include this
   // search), at no cost in latency (the INSERT does not wait for its flush and is quicker than the read).
   const [hits] = await Promise.all([
-    kept.every((c) => c.row) ? kept.map((c) => c.row!) : searchHitsRepository.hydrate(db, caller.accountId, kept),
+    kept.every((c) => c.row) ? kept.map((c) => ({ ...c.row!, score: c.score })) : searchHitsRepository.hydrate(db, caller.accountId, kept),
     recordSearch(deps, {
       accountId: caller.accountId,
       agentId: agent === 'none' ? null : agent,
@@ -132,9 +178,10 @@ export async function searchMemories(deps: SearchDeps, caller: Caller, body: Sea
       resultCount: kept.length,
       avgScore: kept.length ? kept.reduce((sum, c) => sum + c.score, 0) / kept.length : null,
       responseMs: performance.now() - started,
+      memoryIds: kept.map((c) => c.id),
     }),
   ]);
-  const breakdowns = new Map(kept.map((c) => [c.id, c.breakdown]));
+  const breakdowns = new Map(kept.map((c) => [c.id, c]));
   const vectorForCompress = body.compress ? (queryVector ?? (await embedQuery(deps.embedder, body.query))) : undefined;
   const compressed = vectorForCompress
     ? await compress(deps.embedder, hits, vectorForCompress, body.max_context_tokens ?? DEFAULT_COMPRESS_TOKENS)
@@ -142,7 +189,9 @@ export async function searchMemories(deps: SearchDeps, caller: Caller, body: Sea
   const data = hits.map(({ score: raw, entities, ...row }) => {
     const memory = presentMemorySummary(compressed ? { ...row, content: compressed.get(row.id)! } : row, distinctEntities(entities));
     const score = round(raw);
-    return { memory, score, ...flatSearchCopies(memory, score), ...(body.debug ? { score_breakdown: { mode: body.search_mode, ...breakdowns.get(row.id) } } : {}) };
+    const ranked = breakdowns.get(row.id)!;
+    const breakdown = { mode: body.search_mode, ...ranked.breakdown, factors: { ...ranked.factors, importance: memory.importance } };
+    return { memory, score, ...flatSearchCopies(memory, score), ...(body.debug ? { score_breakdown: breakdown } : {}) };
   });
   deps.onSearch?.(body.search_mode, (performance.now() - started) / 1000);
   return {

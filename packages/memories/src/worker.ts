@@ -3,3 +3,4 @@
 export { completeEmbeddings, type CompletedEmbeddings } from './complete-embeddings';
 export type { Dispatch, MemoryDeps } from './deps';
 export { dispatchAfterCommit } from './events';
+export { retierAccount, type RetierOptions, type RetierOutcome } from './retiering';

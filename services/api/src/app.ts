@@ -36,6 +36,7 @@ import { ingestionRouter } from './routes/ingestion/ingestion.router';
 import { memoriesRouter } from './routes/memories/memories.router';
 import { metricsRouter } from './routes/metrics/metrics.router';
 import { reembedRouter } from './routes/reembed/reembed.router';
+import { retieringRouter } from './routes/retiering/retiering.router';
 import { memoriesV2Router } from './routes/memories/memories-v2.router';
 import { memoryImportanceRouter } from './routes/memory-importance/memory-importance.router';
 import { memoryHistoryRouter } from './routes/memory-history/memory-history.router';
@@ -112,6 +113,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(currentKeyRouter(ctx), ingestionRouter(ctx));
   app.use(metricsRouter(ctx));
   app.use(reembedRouter(ctx));
+  app.use(retieringRouter(ctx));
   app.use(exportRouter(ctx));
   app.use(mcpRouter(ctx));
 

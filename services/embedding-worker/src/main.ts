@@ -1,8 +1,8 @@
 import { createLogger, loadConfig, requireSplitMode, runService } from '@ams/core';
 import { createDatabase, migrateLatest } from '@ams/db';
 import { createEmbedder, SwitchableEmbedder } from '@ams/embeddings';
-import { createEmbeddingQueue, EmbeddingWorker, followActiveModel, ingestionPolicy, modelLoader, reembedRunner, workerSettings } from '@ams/ingestion';
 import { MemoryLifecycleSweep } from '@ams/memories';
+import { createEmbeddingQueue, EmbeddingWorker, followActiveModel, ingestionPolicy, modelLoader, reembedRunner, retieringLoop, workerSettings } from '@ams/ingestion';
 import { createWebhookQueue, enqueueDelivery } from '@ams/webhooks';
 import { serveMetrics } from '@ams/metrics';
 import { workerMetrics } from './metrics';
@@ -59,6 +59,13 @@ runService(DRAIN_MS + 5_000, async () => {
     config.memoryLifecycle,
   );
   lifecycle.start();
+  // Re-tiering (docs/api.md, "Re-tiering") runs beside the other periodic work; its events go out as the worker's do.
+  const retiering = retieringLoop(config, {
+    db: db.knex,
+    logger,
+    dispatch: (accountId, ids) => ids.forEach((id) => void enqueueDelivery(webhooks, accountId, id)),
+  });
+  retiering.start();
   const server = metricsPort > 0 ? serveMetrics(metrics.registry, metricsPort, config.host) : undefined;
   server?.on('error', (err) => logger.warn('metrics server unavailable', { port: metricsPort, error: err.message }));
   logger.info('embedding worker started', {
@@ -74,7 +81,7 @@ runService(DRAIN_MS + 5_000, async () => {
     async stop() {
       logger.info('draining', { batches_in_flight: worker.inFlight });
       // The queue stops taking jobs at once (its handler returns at once, so nothing waits there).
-      await Promise.all([queue.close(1_000), worker.stop(DRAIN_MS), reembed.stop(), lifecycle.stop()]);
+      await Promise.all([queue.close(1_000), worker.stop(DRAIN_MS), reembed.stop(), lifecycle.stop(), retiering.stop(DRAIN_MS)]);
       await webhooks.close(1_000);
       server?.close();
       await db.close();

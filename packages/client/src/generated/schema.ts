@@ -786,7 +786,9 @@ export interface paths {
         put?: never;
         /**
          * Search memories (semantic, keyword or hybrid)
-         * @description Requires the `read` scope.
+         * @description Only what is true now, unless `as_of` (what had been recorded by then and was true then) or `include_superseded`. `recency_half_life` weighs each score by 2^(−age / half-life).
+         *
+         *     Requires the `read` scope.
          */
         post: operations["postV1MemoriesSearch"];
         delete?: never;
@@ -1490,6 +1492,74 @@ export interface paths {
          *     Requires the `admin` scope.
          */
         post: operations["postV1AdminReembed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/retiering": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's re-tiering rules and last run
+         * @description Recent recall promotes one step (cold → warm → hot) when the memory was returned by searches or context builds at least `promote_recalls` times within about `promote_window_days` (each recall counts less as it ages: half after half the window). Disuse demotes one step when nothing recalled, created or moved it for `demote_after_days` × (1 + importance); a memory of importance ≥ 0.8 never drops below warm. A tier set by a user (`tier_pinned`) never moves.
+         *
+         *     Requires the `read` scope.
+         */
+        get: operations["getV1Retiering"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the account's re-tiering rules (admin)
+         * @description Requires the `admin` scope.
+         */
+        patch: operations["patchV1Retiering"];
+        trace?: never;
+    };
+    "/v1/retiering/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-tier the account now (admin)
+         * @description Runs the scheduled job for this account at once, with its rules (whether or not they are enabled).
+         *
+         *     Requires the `admin` scope.
+         */
+        post: operations["postV1RetieringRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/retiering/moves": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tier moves made by re-tiering, newest first
+         * @description Requires the `read` scope.
+         */
+        get: operations["getV1RetieringMoves"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2615,6 +2685,22 @@ export interface operations {
                                     version?: number;
                                     /** @description Unix seconds when reads stop returning it; null: never */
                                     expires_at?: number | null;
+                                    /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                                    valid_from?: number | null;
+                                    /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                                    valid_until?: number | null;
+                                    /**
+                                     * Format: uuid
+                                     * @description The memory this one replaced
+                                     */
+                                    supersedes?: string | null;
+                                    /**
+                                     * Format: uuid
+                                     * @description The memory that replaced this one
+                                     */
+                                    superseded_by?: string | null;
+                                    /** @description The tier was set by a user: re-tiering never moves it */
+                                    tier_pinned?: boolean;
                                 } & {
                                     [key: string]: unknown;
                                 };
@@ -3543,6 +3629,22 @@ export interface operations {
                         version?: number;
                         /** @description Unix seconds when reads stop returning it; null: never */
                         expires_at?: number | null;
+                        /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                        valid_from?: number | null;
+                        /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                        valid_until?: number | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory this one replaced
+                         */
+                        supersedes?: string | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory that replaced this one
+                         */
+                        superseded_by?: string | null;
+                        /** @description The tier was set by a user: re-tiering never moves it */
+                        tier_pinned?: boolean;
                         /** @enum {string} */
                         visibility: "private" | "confidential";
                         /** Format: uuid */
@@ -3668,6 +3770,9 @@ export interface operations {
                     ttl_seconds?: number;
                     /** @description Unix seconds (as created_at), an ISO 8601 date, or "never" */
                     expires_at?: number | "never" | string;
+                    valid_from?: number | string;
+                    valid_until?: number | string;
+                    tier_pinned?: boolean;
                 } & (unknown | unknown | unknown);
             };
         };
@@ -3708,6 +3813,22 @@ export interface operations {
                         version?: number;
                         /** @description Unix seconds when reads stop returning it; null: never */
                         expires_at?: number | null;
+                        /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                        valid_from?: number | null;
+                        /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                        valid_until?: number | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory this one replaced
+                         */
+                        supersedes?: string | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory that replaced this one
+                         */
+                        superseded_by?: string | null;
+                        /** @description The tier was set by a user: re-tiering never moves it */
+                        tier_pinned?: boolean;
                         /** @enum {string} */
                         visibility: "private" | "confidential";
                         /** Format: uuid */
@@ -3945,6 +4066,9 @@ export interface operations {
                     ttl_seconds?: number;
                     /** @description Unix seconds (as created_at), an ISO 8601 date, or "never" */
                     expires_at?: number | "never" | string;
+                    valid_from?: number | string;
+                    valid_until?: number | string;
+                    tier_pinned?: boolean;
                 } & (unknown | unknown | unknown);
             };
         };
@@ -3985,6 +4109,22 @@ export interface operations {
                         version?: number;
                         /** @description Unix seconds when reads stop returning it; null: never */
                         expires_at?: number | null;
+                        /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                        valid_from?: number | null;
+                        /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                        valid_until?: number | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory this one replaced
+                         */
+                        supersedes?: string | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory that replaced this one
+                         */
+                        superseded_by?: string | null;
+                        /** @description The tier was set by a user: re-tiering never moves it */
+                        tier_pinned?: boolean;
                         /** @enum {string} */
                         visibility: "private" | "confidential";
                         /** Format: uuid */
@@ -5903,6 +6043,22 @@ export interface operations {
                         version?: number;
                         /** @description Unix seconds when reads stop returning it; null: never */
                         expires_at?: number | null;
+                        /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                        valid_from?: number | null;
+                        /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                        valid_until?: number | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory this one replaced
+                         */
+                        supersedes?: string | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory that replaced this one
+                         */
+                        superseded_by?: string | null;
+                        /** @description The tier was set by a user: re-tiering never moves it */
+                        tier_pinned?: boolean;
                         /** @enum {string} */
                         visibility: "private" | "confidential";
                         /** Format: uuid */
@@ -6241,6 +6397,22 @@ export interface operations {
                         version?: number;
                         /** @description Unix seconds when reads stop returning it; null: never */
                         expires_at?: number | null;
+                        /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                        valid_from?: number | null;
+                        /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                        valid_until?: number | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory this one replaced
+                         */
+                        supersedes?: string | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory that replaced this one
+                         */
+                        superseded_by?: string | null;
+                        /** @description The tier was set by a user: re-tiering never moves it */
+                        tier_pinned?: boolean;
                         /** @enum {string} */
                         visibility: "private" | "confidential";
                         /** Format: uuid */
@@ -7746,6 +7918,22 @@ export interface operations {
                             version?: number;
                             /** @description Unix seconds when reads stop returning it; null: never */
                             expires_at?: number | null;
+                            /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                            valid_from?: number | null;
+                            /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                            valid_until?: number | null;
+                            /**
+                             * Format: uuid
+                             * @description The memory this one replaced
+                             */
+                            supersedes?: string | null;
+                            /**
+                             * Format: uuid
+                             * @description The memory that replaced this one
+                             */
+                            superseded_by?: string | null;
+                            /** @description The tier was set by a user: re-tiering never moves it */
+                            tier_pinned?: boolean;
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -7892,6 +8080,10 @@ export interface operations {
                     ttl_seconds?: number;
                     /** @description Unix seconds (as created_at), an ISO 8601 date, or "never" */
                     expires_at?: number | "never" | string;
+                    valid_from?: number | string;
+                    valid_until?: number | string;
+                    /** Format: uuid */
+                    supersedes?: string;
                 } & (unknown | unknown | unknown);
             };
         };
@@ -7932,6 +8124,22 @@ export interface operations {
                         version?: number;
                         /** @description Unix seconds when reads stop returning it; null: never */
                         expires_at?: number | null;
+                        /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                        valid_from?: number | null;
+                        /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                        valid_until?: number | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory this one replaced
+                         */
+                        supersedes?: string | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory that replaced this one
+                         */
+                        superseded_by?: string | null;
+                        /** @description The tier was set by a user: re-tiering never moves it */
+                        tier_pinned?: boolean;
                         /** @enum {string} */
                         visibility: "private" | "confidential";
                         /** Format: uuid */
@@ -8001,6 +8209,22 @@ export interface operations {
                         version?: number;
                         /** @description Unix seconds when reads stop returning it; null: never */
                         expires_at?: number | null;
+                        /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                        valid_from?: number | null;
+                        /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                        valid_until?: number | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory this one replaced
+                         */
+                        supersedes?: string | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory that replaced this one
+                         */
+                        superseded_by?: string | null;
+                        /** @description The tier was set by a user: re-tiering never moves it */
+                        tier_pinned?: boolean;
                         /** @enum {string} */
                         visibility: "private" | "confidential";
                         /** Format: uuid */
@@ -8040,8 +8264,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The session or project named does not exist */
+            /** @description The session, project or superseded memory named does not exist */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The memory named in `supersedes` is already superseded */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8300,6 +8533,10 @@ export interface operations {
                     scope?: "session" | "long-term" | "all";
                     /** @default false */
                     include_expired?: boolean;
+                    as_of?: number | string;
+                    /** @default false */
+                    include_superseded?: boolean;
+                    recency_half_life?: number;
                 };
             };
         };
@@ -8345,10 +8582,44 @@ export interface operations {
                                 version?: number;
                                 /** @description Unix seconds when reads stop returning it; null: never */
                                 expires_at?: number | null;
+                                /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                                valid_from?: number | null;
+                                /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                                valid_until?: number | null;
+                                /**
+                                 * Format: uuid
+                                 * @description The memory this one replaced
+                                 */
+                                supersedes?: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @description The memory that replaced this one
+                                 */
+                                superseded_by?: string | null;
+                                /** @description The tier was set by a user: re-tiering never moves it */
+                                tier_pinned?: boolean;
                             } & {
                                 [key: string]: unknown;
                             };
                             score: number;
+                            score_breakdown?: {
+                                mode: string;
+                                /** @description The score before recency weighting (with recency_half_life) */
+                                base_score?: number;
+                                factors: {
+                                    vector: number | null;
+                                    keyword: number | null;
+                                    graph: number | null;
+                                    /** @description The multiplier 2^(−age / recency_half_life); null without recency_half_life */
+                                    recency: number | null;
+                                    /** @description The memory's importance (shown; it does not weigh the score) */
+                                    importance: number;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -8501,6 +8772,22 @@ export interface operations {
                         version?: number;
                         /** @description Unix seconds when reads stop returning it; null: never */
                         expires_at?: number | null;
+                        /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                        valid_from?: number | null;
+                        /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                        valid_until?: number | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory this one replaced
+                         */
+                        supersedes?: string | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory that replaced this one
+                         */
+                        superseded_by?: string | null;
+                        /** @description The tier was set by a user: re-tiering never moves it */
+                        tier_pinned?: boolean;
                         /** @enum {string} */
                         visibility: "private" | "confidential";
                         /** Format: uuid */
@@ -8639,6 +8926,10 @@ export interface operations {
                     ttl_seconds?: number;
                     /** @description Unix seconds (as created_at), an ISO 8601 date, or "never" */
                     expires_at?: number | "never" | string;
+                    valid_from?: number | string;
+                    valid_until?: number | string;
+                    /** Format: uuid */
+                    supersedes?: string;
                     /** Format: uri */
                     webhook_url?: string;
                 } & (unknown | unknown | unknown);
@@ -8688,8 +8979,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A resource the request names (agent, session, project, entity...) does not exist */
+            /** @description The session, project or superseded memory named does not exist */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The memory named in `supersedes` is already superseded */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14091,6 +14391,10 @@ export interface operations {
                     /** @default false */
                     ai_enhanced?: boolean;
                     ranking_version?: string;
+                    as_of?: number | string;
+                    /** @default false */
+                    include_superseded?: boolean;
+                    recency_half_life?: number;
                 };
             };
         };
@@ -14233,6 +14537,10 @@ export interface operations {
                     /** @default false */
                     ai_enhanced?: boolean;
                     ranking_version?: string;
+                    as_of?: number | string;
+                    /** @default false */
+                    include_superseded?: boolean;
+                    recency_half_life?: number;
                 };
             };
         };
@@ -14375,6 +14683,10 @@ export interface operations {
                     /** @default false */
                     ai_enhanced?: boolean;
                     ranking_version?: string;
+                    as_of?: number | string;
+                    /** @default false */
+                    include_superseded?: boolean;
+                    recency_half_life?: number;
                 };
             };
         };
@@ -15019,6 +15331,493 @@ export interface operations {
             };
             /** @description Request body over the size limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1Retiering: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules (defaults, off, until saved) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "retiering_settings";
+                        enabled: boolean;
+                        promote_recalls: number;
+                        promote_window_days: number;
+                        demote_after_days: number;
+                        /** @description How often the scheduled job visits an enabled account (0: not scheduled) */
+                        interval_seconds: number;
+                        /** Format: date-time */
+                        last_run_at: string | null;
+                        last_run_moved: number | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`read`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchV1Retiering: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": true,
+                 *       "demote_after_days": 60
+                 *     }
+                 */
+                "application/json": {
+                    enabled?: boolean;
+                    promote_recalls?: number;
+                    promote_window_days?: number;
+                    demote_after_days?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The rules as saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "retiering_settings";
+                        enabled: boolean;
+                        promote_recalls: number;
+                        promote_window_days: number;
+                        demote_after_days: number;
+                        /** @description How often the scheduled job visits an enabled account (0: not scheduled) */
+                        interval_seconds: number;
+                        /** Format: date-time */
+                        last_run_at: string | null;
+                        last_run_moved: number | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`admin`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A resource the request names (agent, session, project, entity...) does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1RetieringRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the run did */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "retiering_run";
+                        scanned_batches: number;
+                        recalls_folded: number;
+                        promoted: number;
+                        demoted: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`admin`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1RetieringMoves: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                cursor?: string;
+                memory_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of moves */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: ({
+                            /** @constant */
+                            object: "tier_move";
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            memory_id: string;
+                            /** @enum {string} */
+                            from: "hot" | "warm" | "cold";
+                            /** @enum {string} */
+                            to: "hot" | "warm" | "cold";
+                            /** @enum {string} */
+                            reason: "recalled" | "unused";
+                            /** @description Unix seconds */
+                            moved_at: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                        total_count: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`read`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A resource the request names (agent, session, project, entity...) does not exist */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

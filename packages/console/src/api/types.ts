@@ -39,6 +39,12 @@ export interface Memory {
   version?: number;
   /** Unix seconds; null: never expires. */
   expires_at?: number | null;
+  // Time-aware recall and re-tiering (full memories always; search results and lists only when set).
+  valid_from?: number | null;
+  valid_until?: number | null;
+  supersedes?: string | null;
+  superseded_by?: string | null;
+  tier_pinned?: boolean;
 }
 
 /** One version of a memory: what changed, before and after, who and when. */
@@ -50,6 +56,25 @@ export interface MemoryVersion {
   after: Record<string, unknown>;
   actor: { type: 'api_key' | 'system'; key_id: string | null; agent_id: string | null };
   created_at: number;
+}
+
+export interface TierMove {
+  id: string;
+  memory_id: string;
+  from: Tier;
+  to: Tier;
+  reason: 'recalled' | 'unused';
+  moved_at: number;
+}
+
+export interface RetieringSettings {
+  enabled: boolean;
+  promote_recalls: number;
+  promote_window_days: number;
+  demote_after_days: number;
+  interval_seconds: number;
+  last_run_at: string | null;
+  last_run_moved: number | null;
 }
 
 export interface MemoryStatus {
@@ -67,6 +92,9 @@ export interface ScoreBreakdown {
   rrf?: number;
   ranks?: Partial<Record<'semantic' | 'keyword' | 'graph', number>>;
   scores?: Partial<Record<'semantic' | 'keyword' | 'graph', number>>;
+  /** The score before recency weighting (with recency_half_life). */
+  base_score?: number;
+  factors?: { vector: number | null; keyword: number | null; graph: number | null; recency: number | null; importance?: number };
 }
 
 export interface SearchResponse {

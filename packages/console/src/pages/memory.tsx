@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { Memory, MemoryStatus } from '../api/types';
+import type { ListPage, Memory, MemoryStatus, TierMove } from '../api/types';
 import { MEMORY_TYPES, TIERS } from '../api/types';
 import { useAgentNames } from '../components/pickers';
 import { when } from '../components/format';
@@ -135,6 +135,7 @@ function MemoryView({ data, onChanged, onDeleted }: { data: Loaded; onChanged: (
               <dt>Project</dt><dd>{memory.project_id ? <a href={href('/memories', { project_id: memory.project_id })}>{memory.project_id.slice(0, 8)}</a> : '—'}</dd>
             </dl>
           </Section>
+          <TimeAndTier memory={memory} busy={action.busy} onPatch={patch} />
           <Section title="Embedding">
             {status ? (
               <dl class="props">
@@ -154,6 +155,45 @@ function MemoryView({ data, onChanged, onDeleted }: { data: Loaded; onChanged: (
         </aside>
       </div>
     </>
+  );
+}
+
+/** When the memory holds true, what it replaced or was replaced by, whether its tier is pinned, and how re-tiering moved it. */
+function TimeAndTier({ memory, busy, onPatch }: { memory: Memory; busy: boolean; onPatch: (body: Record<string, unknown>) => void }) {
+  const { api, can } = useSession();
+  const moves = useResource(() => api.get<ListPage<TierMove>>('/v1/retiering/moves', { memory_id: memory.id, limit: '10' }), [memory.id, memory.tier]);
+  return (
+    <Section title="Validity and tier">
+      <dl class="props">
+        <dt>Valid from</dt><dd>{memory.valid_from ? when(memory.valid_from) : 'when recorded'}</dd>
+        <dt>Valid until</dt><dd>{memory.valid_until ? when(memory.valid_until) : 'still true'}</dd>
+        {memory.supersedes && (<><dt>Replaces</dt><dd><a href={href(`/memories/${memory.supersedes}`)}>{memory.supersedes.slice(0, 8)}</a></dd></>)}
+        {memory.superseded_by && (<><dt>Superseded by</dt><dd><a href={href(`/memories/${memory.superseded_by}`)}>{memory.superseded_by.slice(0, 8)}</a></dd></>)}
+        <dt>Tier</dt>
+        <dd data-testid="tier-pin">
+          {memory.tier_pinned ? <Badge tone="info">pinned</Badge> : <span class="muted">moved by use and age</span>}
+          {can('write') && (
+            <button type="button" class="btn btn-small" disabled={busy} onClick={() => onPatch({ tier_pinned: !memory.tier_pinned })}>
+              {memory.tier_pinned ? 'Unpin' : 'Pin'}
+            </button>
+          )}
+        </dd>
+      </dl>
+      <h3 class="small-head">Tier moves</h3>
+      <Load resource={moves} label="Loading tier moves…">
+        {(page) =>
+          page.data.length === 0 ? (
+            <p class="muted small">Re-tiering has not moved this memory.</p>
+          ) : (
+            <ol class="timeline" aria-label="Tier moves">
+              {page.data.map((m) => (
+                <li key={m.id}><span class="timeline-when">{when(m.moved_at)}</span> <StatusBadge value={m.from} /> → <StatusBadge value={m.to} /> <span class="muted">{m.reason === 'recalled' ? 'recalled often' : 'unused'}</span></li>
+              ))}
+            </ol>
+          )
+        }
+      </Load>
+    </Section>
   );
 }
 

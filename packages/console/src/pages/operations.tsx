@@ -8,6 +8,7 @@ import { ConfirmButton, Field, PageHeader, Scoped, Section, Stat, StatusBadge } 
 import { href } from '../router';
 import { useSession } from '../session';
 import { useAction, useResource } from '../use-resource';
+import { RetieringSection } from './retiering-section';
 
 export function OperationsPage() {
   const { can } = useSession();
@@ -17,6 +18,7 @@ export function OperationsPage() {
       <HealthSection />
       <IngestionSection />
       <FailedEmbeddings />
+      <RetieringSection />
       <Section title="Webhooks">
         <Scoped allowed={can('admin')} why="Webhooks are managed with an admin key.">
           <Webhooks />

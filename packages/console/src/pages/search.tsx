@@ -6,7 +6,7 @@ import { ScoreBars, type Bar } from '../components/charts';
 import { AgentSelect, useAgentNames } from '../components/pickers';
 import { preview } from '../components/format';
 import { Empty, ErrorPanel, Loading } from '../components/states';
-import { Field, FilterSelect, PageHeader, StatusBadge } from '../components/ui';
+import { Badge, Field, FilterSelect, PageHeader, StatusBadge } from '../components/ui';
 import { href } from '../router';
 import { useSession } from '../session';
 import { asFailure } from '../use-resource';
@@ -46,6 +46,26 @@ function breakdownBars(b: ScoreBreakdown | undefined, score: number, maxRrf: num
   return bars;
 }
 
+/** Recency (the multiplier recency_half_life applied) and importance (shown, not weighed): the factors beside the legs. */
+function factorBars(b: ScoreBreakdown | undefined): Bar[] {
+  const f = b?.factors;
+  if (!f) return [];
+  const bars: Bar[] = [];
+  if (f.recency !== null) {
+    bars.push({ label: 'Recency', value: f.recency, max: 1, tone: 'recency', detail: `× ${f.recency.toFixed(3)} of ${(b?.base_score ?? 0).toFixed(3)}` });
+  }
+  if (f.importance !== undefined) bars.push({ label: 'Importance', value: f.importance, max: 1, tone: 'muted', detail: `${f.importance.toFixed(2)} · not weighed` });
+  return bars;
+}
+
+const HALF_LIVES = [
+  { value: '', label: 'Off' },
+  { value: '3600', label: '1 hour' },
+  { value: '86400', label: '1 day' },
+  { value: '604800', label: '1 week' },
+  { value: '2592000', label: '30 days' },
+];
+
 export function SearchPage() {
   const { api } = useSession();
   const agentName = useAgentNames();
@@ -59,6 +79,9 @@ export function SearchPage() {
     min_importance: '',
     include_archived: false,
     include_confidential: false,
+    include_superseded: false,
+    as_of: '',
+    recency_half_life: '',
   });
   const [result, setResult] = useState<{ res: SearchResponse; ms: number; requestId: string | null } | null>(null);
   const [error, setError] = useState<ApiFailure | null>(null);
@@ -81,6 +104,10 @@ export function SearchPage() {
     if (form.agent_id) body.agent_id = form.agent_id;
     if (form.tier) body.tier = form.tier;
     if (form.min_importance !== '') body.min_importance = Number(form.min_importance);
+    if (form.include_superseded) body.include_superseded = true;
+    // datetime-local is the browser's local time: sent as an ISO 8601 instant.
+    if (form.as_of) body.as_of = new Date(form.as_of).toISOString();
+    if (form.recency_half_life) body.recency_half_life = Number(form.recency_half_life);
     try {
       const { data, ms, requestId } = await api.timed<SearchResponse>('POST', '/v1/memories/search', body);
       setResult({ res: data, ms, requestId });
@@ -131,9 +158,20 @@ export function SearchPage() {
             <input type="number" min="0" max="1" step="0.05" placeholder="any" value={form.min_importance} onInput={(e) => set('min_importance', (e.target as HTMLInputElement).value)} />
           </Field>
         </div>
+        <div class="form-row">
+          <Field label="As of" hint="What the agent knew to be true then (empty: now)">
+            <input type="datetime-local" step="1" value={form.as_of} onInput={(e) => set('as_of', (e.target as HTMLInputElement).value)} />
+          </Field>
+          <Field label="Recency half-life" hint="Scores halve for every half-life of a memory's age">
+            <select value={form.recency_half_life} onChange={(e) => set('recency_half_life', (e.target as HTMLSelectElement).value)}>
+              {HALF_LIVES.map((h) => <option key={h.value} value={h.value}>{h.label}</option>)}
+            </select>
+          </Field>
+        </div>
         <div class="checks">
           <label><input type="checkbox" checked={form.include_archived} onChange={(e) => set('include_archived', (e.target as HTMLInputElement).checked)} /> Include archived</label>
           <label><input type="checkbox" checked={form.include_confidential} onChange={(e) => set('include_confidential', (e.target as HTMLInputElement).checked)} /> Include confidential</label>
+          <label><input type="checkbox" checked={form.include_superseded} onChange={(e) => set('include_superseded', (e.target as HTMLInputElement).checked)} /> Include superseded</label>
         </div>
       </form>
 
@@ -158,10 +196,11 @@ export function SearchPage() {
                     <span class="score" title="score">{r.score.toFixed(3)}</span>
                   </div>
                   <div class="result-body">
-                    <ScoreBars label={`Score breakdown for result ${i + 1}`} bars={breakdownBars(r.score_breakdown, r.score, maxRrf)} />
+                    <ScoreBars label={`Score breakdown for result ${i + 1}`} bars={[...breakdownBars(r.score_breakdown, r.score, maxRrf), ...factorBars(r.score_breakdown)]} />
                     <div class="result-props">
                       <span>{agentName(r.memory.agent_id)}</span>
                       <StatusBadge value={r.memory.tier} />
+                      {r.memory.superseded_by && <Badge tone="warn">superseded</Badge>}
                       <span class="muted">{r.memory.memory_type.replace('_', ' ')} · importance {r.memory.importance.toFixed(2)}</span>
                     </div>
                   </div>

@@ -16,6 +16,8 @@ const UNTRACKED = [
   'account_id', 'id', 'agent_id', 'version', 'created_at', 'updated_at', 'content_tsv', 'embedding',
   'embedding_status', 'embedding_error', 'embedding_attempts', 'embedding_attempts_base', 'embedding_started_at',
   'dedup_threshold', 'webhook_url', 'duplicate_of', 'client_id',
+  // Re-tiering's bookkeeping (022): the tier it moves is tracked, when it moved it is not.
+  'tier_moved_at',
 ];
 const untracked = `ARRAY[${UNTRACKED.map((c) => `'${c}'`).join(', ')}]::text[]`;
 

@@ -16,6 +16,9 @@ import { projectRegistration } from './20261125_027_project_registration';
 import { implicitProjectsUnregistered } from './20261125_028_implicit_projects_unregistered';
 import { memoryHistory } from './20261126_010_memory_history';
 import { memoryExpiry } from './20261126_011_memory_expiry';
+import { memoryValidity } from './20261126_020_memory_validity';
+import { searchEventHits } from './20261126_021_search_event_hits';
+import { retiering } from './20261126_022_retiering';
 
 /** Listed explicitly (not globbed) so tsx, jest and a bundled build all see the same set, in order. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -36,5 +39,8 @@ export const MIGRATIONS: readonly Migration[] = [
   implicitProjectsUnregistered,
   memoryHistory,
   memoryExpiry,
+  memoryValidity,
+  searchEventHits,
+  retiering,
 ];
 export type { Migration };

@@ -34,6 +34,13 @@ export interface MemoryRow {
   webhook_url: string | null;
   /** A v2 create set aside because its embedding matched this memory (dedup). */
   duplicate_of: string | null;
+  /** When the memory became true (null: since it was recorded). */
+  valid_from: Date | null;
+  /** When it stopped being true (null: still true); set by a supersede. */
+  valid_until: Date | null;
+  /** The memory this one replaced, and the one that replaced it. */
+  supersedes: string | null;
+  superseded_by: string | null;
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
@@ -61,7 +68,7 @@ export interface MemoryListFilters {
 export const MEMORY_COLUMNS = [
   'account_id', 'id', 'agent_id', 'content', 'metadata', 'memory_type', 'visibility', 'importance', 'tier',
   'tier_explicit', 'archived', 'session_id', 'project_id', 'client_id', 'embedding_model', 'embedding_status',
-  'embedding_error', 'embedding_attempts', 'embedding_attempts_base', 'dedup_threshold', 'webhook_url', 'duplicate_of', 'created_at', 'updated_at', 'deleted_at',
+  'embedding_error', 'embedding_attempts', 'embedding_attempts_base', 'dedup_threshold', 'webhook_url', 'duplicate_of', 'valid_from', 'valid_until', 'supersedes', 'superseded_by', 'created_at', 'updated_at', 'deleted_at',
   'version', 'expires_at',
 ].map((c) => `memories.${c}`);
 
@@ -97,6 +104,10 @@ export interface NewMemory {
   expiresAt?: Date | null;
   /** Defaults to 1; an import carries the version it exported. */
   version?: number;
+  validFrom?: Date | null;
+  validUntil?: Date | null;
+  /** A supersede: the memory this one replaces (same account, checked by the caller). */
+  supersedes?: string | null;
 }
 
 /**
@@ -141,6 +152,9 @@ export function memoryInsertRow(m: NewMemory & { id?: string }, db?: Knex) {
     archived: m.archived,
     expires_at: m.expiresAt !== undefined ? m.expiresAt : db ? agentDefaultExpiry(db, m) : null,
     ...(m.version !== undefined ? { version: m.version } : {}),
+    valid_from: m.validFrom ?? null,
+    valid_until: m.validUntil ?? null,
+    supersedes: m.supersedes ?? null,
   };
 }
 
@@ -164,6 +178,32 @@ export interface MemoryPatch {
   /** Session and project (restoring a version). */
   sessionId?: string | null;
   projectId?: string | null;
+  /** null clears. */
+  validFrom?: Date | null;
+  validUntil?: Date | null;
+  supersededBy?: string;
+}
+
+/**
+ * Time-aware recall (docs/api.md, "Time-aware recall"). Without `asOf`: what is true now. With it:
+ * what had been recorded by then and was true then. `includeSuperseded` keeps memories whose
+ * validity has ended (superseded ones). Absent: nothing but what is true now.
+ */
+export interface Validity {
+  asOf?: Date;
+  includeSuperseded?: boolean;
+}
+
+/**
+ * The one validity filter of every search leg (semantic, keyword, graph, context). Without as_of it
+ * is two NULL checks on the row already read (no index, no join), so the hot path pays next to nothing.
+ */
+export function applyValidity(db: Knex, q: Knex.QueryBuilder, v: Validity | undefined): void {
+  const at = v?.asOf;
+  if (at) q.where('memories.created_at', '<=', at);
+  const point = at ? db.raw('?::timestamptz', [at]) : db.raw('now()');
+  q.where((w) => w.whereNull('memories.valid_from').orWhere('memories.valid_from', '<=', point));
+  if (!v?.includeSuperseded) q.where((w) => w.whereNull('memories.valid_until').orWhere('memories.valid_until', '>', point));
 }
 
 /** What every search mode filters on; all optional but the account. */
@@ -182,6 +222,7 @@ export interface SearchFilters {
   longTermOnly?: boolean;
   /** Expired memories too (audits); by default they are left out. */
   includeExpired?: boolean;
+  validity?: Validity;
 }
 
 /** One compiled metadata_filter condition (validated at the edge). */
@@ -257,6 +298,7 @@ function searchable(db: Knex, f: SearchFilters): Knex.QueryBuilder {
   if (f.sessionId) q.where('memories.session_id', f.sessionId);
   if (f.longTermOnly) q.where((w) => w.whereNull('memories.session_id').orWhereRaw(`memories.metadata @> '{"scope":"long-term"}'::jsonb`));
   if (!f.includeExpired) excludeExpired(q);
+  applyValidity(db, q, f.validity);
   return q;
 }
 
@@ -274,6 +316,21 @@ export const memoriesRepository = {
 
   async findLive(db: Knex, accountId: string, id: string): Promise<MemoryRow | undefined> {
     return db('memories').select(MEMORY_COLUMNS).where({ account_id: accountId, id }).whereNull('deleted_at').first();
+  },
+
+  /** A live memory, locked until the transaction ends (a supersede's old memory). */
+  async findLiveForUpdate(trx: Knex, accountId: string, id: string): Promise<MemoryRow | undefined> {
+    return trx('memories').select(MEMORY_COLUMNS).where({ account_id: accountId, id }).whereNull('deleted_at').forUpdate().first();
+  },
+
+  /** valid_from and created_at of each of `ids` (recency weighting of candidates that carry no row). */
+  async timesOf(db: Knex, accountId: string, ids: string[]): Promise<Map<string, { valid_from: Date | null; created_at: Date }>> {
+    if (ids.length === 0) return new Map();
+    const rows: Array<{ id: string; valid_from: Date | null; created_at: Date }> = await db('memories')
+      .select('id', 'valid_from', 'created_at')
+      .where('account_id', accountId)
+      .whereIn('id', ids);
+    return new Map(rows.map((r) => [r.id, r]));
   },
 
   /** Deleted or not: for restore. */
@@ -345,6 +402,9 @@ export const memoriesRepository = {
     if (p.expiresAt !== undefined) set.expires_at = p.expiresAt;
     if (p.sessionId !== undefined) set.session_id = p.sessionId;
     if (p.projectId !== undefined) set.project_id = p.projectId;
+    if (p.validFrom !== undefined) set.valid_from = p.validFrom;
+    if (p.validUntil !== undefined) set.valid_until = p.validUntil;
+    if (p.supersededBy !== undefined) set.superseded_by = p.supersededBy;
     const q = db('memories').where({ account_id: accountId, id });
     if (p.revive) set.deleted_at = null;
     else q.whereNull('deleted_at');

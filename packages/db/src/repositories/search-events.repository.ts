@@ -10,6 +10,8 @@ export interface SearchEvent {
   /** Mean score of the results; null when there were none. */
   avgScore: number | null;
   responseMs: number;
+  /** What the search returned, best first (re-tiering's recall history). */
+  memoryIds?: string[];
 }
 
 export const searchEventsRepository = {
@@ -20,10 +22,10 @@ export const searchEventsRepository = {
    */
   async record(db: Knex, e: SearchEvent): Promise<void> {
     await db.raw(
-      `INSERT INTO search_events (account_id, agent_id, query, search_mode, result_count, avg_score, response_ms)
-       SELECT ?::uuid, ?::uuid, ?::text, ?::text, ?::int, ?::float8, ?::real
+      `INSERT INTO search_events (account_id, agent_id, query, search_mode, result_count, avg_score, response_ms, memory_ids)
+       SELECT ?::uuid, ?::uuid, ?::text, ?::text, ?::int, ?::float8, ?::real, ?::uuid[]
          FROM (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit`,
-      [e.accountId, e.agentId, e.query, e.searchMode, e.resultCount, e.avgScore, e.responseMs],
+      [e.accountId, e.agentId, e.query, e.searchMode, e.resultCount, e.avgScore, e.responseMs, e.memoryIds?.length ? e.memoryIds : null],
     );
   },
 

@@ -8,6 +8,7 @@ import {
   enqueueEmbedding,
   ingestionPolicy,
   reembedRunner,
+  retieringLoop,
   workerSettings,
   type ModelLoader,
   type ReembedRunner,
@@ -81,9 +82,12 @@ export function createIngestion(
     deps.metrics ? embeddingBatchMetrics(deps.metrics.registry) : undefined,
   );
   worker.start();
-  // Expiry and history retention run where the worker's reconciler does (the worker processes with queues).
+  // Without worker processes, the periodic memory work runs here: expiry and history retention, and
+  // the scheduled re-tiering (docs/api.md, "Expiry" and "Re-tiering").
   const lifecycle = new MemoryLifecycleSweep({ db: deps.db.knex, logger: deps.logger, dispatch: deps.webhookDispatch }, config.memoryLifecycle);
   lifecycle.start();
+  const retiering = retieringLoop(config, { db: deps.db.knex, logger: deps.logger, dispatch: deps.webhookDispatch });
+  retiering.start();
   return {
     submit: async (_accountId, memoryId) => {
       worker.notify();
@@ -93,8 +97,7 @@ export function createIngestion(
     reembedRunner: runner,
     close: async () => {
       await runner?.stop();
-      await lifecycle.stop();
-      await worker.stop(DRAIN_MS);
+      await Promise.all([lifecycle.stop(), worker.stop(DRAIN_MS), retiering.stop(DRAIN_MS)]);
     },
   };
 }

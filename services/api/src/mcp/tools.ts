@@ -50,7 +50,7 @@ export const TOOLS: ToolDef[] = [
   {
     name: 'memory_store',
     title: 'Store a memory',
-    description: 'Store something worth remembering (a fact, preference, event, insight or task) for an agent.',
+    description: 'Store something worth remembering (a fact, preference, event, insight or task) for an agent. `supersedes` (a memory id) replaces a memory that stopped being true: it stays findable with as_of or include_superseded.',
     scope: 'write',
     input: createMemoryBody,
     run: async (ctx, auth, args, req) => (await createMemory(memoryDeps(ctx, req), auth, args as never)).memory,
@@ -58,7 +58,7 @@ export const TOOLS: ToolDef[] = [
   {
     name: 'memory_search',
     title: 'Search memories',
-    description: 'Find memories by meaning (semantic), words (keyword) or both (hybrid), optionally for one agent and filtered by metadata.',
+    description: 'Find memories by meaning (semantic), words (keyword) or both (hybrid), optionally for one agent and filtered by metadata. `as_of` (Unix seconds or ISO 8601) answers what was known to be true then; `recency_half_life` (seconds) favours recent memories.',
     scope: 'read',
     input: searchBody,
     run: (ctx, auth, args, req) => {
@@ -88,7 +88,7 @@ export const TOOLS: ToolDef[] = [
   {
     name: 'memory_update',
     title: 'Update a memory',
-    description: "Change a memory's content, metadata, importance, tier, type, visibility or archived flag.",
+    description: "Change a memory's content, metadata, importance, tier, type, visibility, archived flag, validity window (valid_from, valid_until) or tier pin (tier_pinned: false lets re-tiering move it).",
     scope: 'write',
     input: withId(patchMemoryBody, 'memory'),
     run: (ctx, auth, args, req) => patchMemory(memoryDeps(ctx, req), auth, args.id as string, bodyOf(patchMemoryBody, args)),
@@ -129,7 +129,7 @@ export const TOOLS: ToolDef[] = [
   {
     name: 'context_build',
     title: 'Build context',
-    description: 'Build a prompt-ready context from the memories most relevant to a query, within a size budget.',
+    description: 'Build a prompt-ready context from the memories most relevant to a query, within a size budget; `as_of` builds it as it would have been then.',
     scope: 'read',
     input: buildContextBody,
     run: (ctx, auth, args, req) => buildContext(requestResources(ctx, req), auth, args as never),

@@ -25,6 +25,7 @@ import { exportOpenApi } from '../routes/export/export.openapi';
 import { importOpenApi } from '../routes/import/import.openapi';
 import { metricsOpenApi } from '../routes/metrics/metrics.openapi';
 import { reembedOpenApi } from '../routes/reembed/reembed.openapi';
+import { retieringOpenApi } from '../routes/retiering/retiering.openapi';
 import { mcpOpenApi } from '../mcp/mcp.router';
 import { discoveryOpenApi } from './openapi.router';
 import type { RouteDocs } from './route-docs';
@@ -59,5 +60,6 @@ export const ROUTE_DOCS: RouteDocs = {
   ...importOpenApi,
   ...metricsOpenApi,
   ...reembedOpenApi,
+  ...retieringOpenApi,
   ...mcpOpenApi,
 };

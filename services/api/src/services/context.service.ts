@@ -16,6 +16,10 @@ export interface BuildContextInput {
   exclude_memory_ids: string[];
   ai_enhanced: boolean;
   ranking_version?: string;
+  /** docs/api.md, "Time-aware recall": the context as it would have been built then. */
+  as_of?: Date;
+  include_superseded?: boolean;
+  recency_half_life?: number;
 }
 
 const CHARS_PER_TOKEN = 4;
@@ -86,6 +90,9 @@ export async function buildContext(deps: SearchDeps, auth: AuthContext, body: Bu
     compress: false,
     debug: false,
     project: body.project,
+    as_of: body.as_of,
+    include_superseded: body.include_superseded,
+    recency_half_life: body.recency_half_life,
   });
   const picked = results.data.filter((d) => !excluded.has(d.memory.id)).slice(0, body.limit);
   const memories = picked.map((d) => d.memory);

@@ -237,7 +237,7 @@ describe('semantic search at scale', () => {
     expect(res.status).toBe(200);
     expect(res.body.meta.total_evaluated).toBe(expected.length);
     expect(res.body.data.map((d: Hit) => [d.memory.id, d.score])).toEqual(top(10).map((c) => [c.id, Math.round(c.score * 1e6) / 1e6]));
-    expect(res.body.data.map((d: Hit) => d.score_breakdown)).toEqual(top(10).map((c) => ({ mode: 'hybrid', rrf: expect.closeTo(c.score, 12), ranks: c.ranks, scores: c.scores })));
+    expect(res.body.data.map((d: Hit) => d.score_breakdown)).toEqual(top(10).map((c) => ({ mode: 'hybrid', rrf: expect.closeTo(c.score, 12), ranks: c.ranks, scores: c.scores, factors: expect.any(Object) })));
     const above = await t.request().post('/v1/memories/search').set(bearer(acct.key)).send({ query, search_mode: 'hybrid', agent_id: 'bulk', min_score: floor, limit: 3 });
     expect(above.body.data.map((d: Hit) => d.memory.id)).toEqual(top(3, floor).map((c) => c.id));
   });

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import { SEARCH_MODES } from '@ams/memories';
 import { nonBlank, unitInterval, uuid } from '../../validation/common.schemas';
-import { agentRef } from '../memories/memories.schemas';
+import { agentRef, timeAwareSearchFields } from '../memories/memories.schemas';
 import type { BuildContextInput } from '../../services/context.service';
 
 export const CONTEXT_LIMIT_MAX = 50;
@@ -24,6 +24,7 @@ export const buildContextBody = Joi.object<BuildContextBody & { max_memories?: n
   exclude_memory_ids: Joi.array().items(uuid).max(1_000).default([]),
   ai_enhanced: Joi.boolean().default(false),
   ranking_version: Joi.string().max(100),
+  ...timeAwareSearchFields,
 }).custom(({ max_memories, ...body }: BuildContextBody & { max_memories?: number }) => ({
   ...body,
   limit: body.limit ?? (max_memories === undefined ? 10 : Math.min(max_memories, CONTEXT_LIMIT_MAX)),

@@ -22,9 +22,19 @@ const memoryFields = {
   expires_at: unixTime.allow(null).optional().description('Unix seconds when reads stop returning it; null: never'),
 };
 
-export const memorySummary = shape(memoryFields);
+/** Beyond the spec (docs/api.md, "Time-aware recall", "Re-tiering"): on the full memory always, on summaries when set. */
+const timeAwareFields = {
+  valid_from: unixTime.allow(null).optional().description('Unix seconds: when the memory became true (null: since it was recorded)'),
+  valid_until: unixTime.allow(null).optional().description('Unix seconds: when it stopped being true (null: still true); set by a supersede'),
+  supersedes: uuidOut.allow(null).optional().description('The memory this one replaced'),
+  superseded_by: uuidOut.allow(null).optional().description('The memory that replaced this one'),
+  tier_pinned: Joi.boolean().optional().description('The tier was set by a user: re-tiering never moves it'),
+};
+
+export const memorySummary = shape({ ...memoryFields, ...timeAwareFields });
 export const memory = shape({
   ...memoryFields,
+  ...timeAwareFields,
   visibility: Joi.string().valid('private', 'confidential'),
   session_id: uuidOut.allow(null),
   project_id: uuidOut.allow(null),
@@ -49,6 +59,19 @@ const memoryExample = {
   updated_at: 1795000000,
 };
 
+/** With `debug`: the mode's own members (semantic, keyword, or rrf/ranks/scores), plus each factor. */
+const scoreBreakdown = shape({
+  mode: Joi.string(),
+  base_score: Joi.number().optional().description('The score before recency weighting (with recency_half_life)'),
+  factors: shape({
+    vector: Joi.number().allow(null),
+    keyword: Joi.number().allow(null),
+    graph: Joi.number().allow(null),
+    recency: Joi.number().allow(null).description('The multiplier 2^(−age / recency_half_life); null without recency_half_life'),
+    importance: Joi.number().description("The memory's importance (shown; it does not weigh the score)"),
+  }),
+});
+
 const embeddingStatus = shape({
   id: uuidOut,
   status: Joi.string().valid('pending', 'processing', 'ready', 'failed'),
@@ -64,7 +87,7 @@ export const memoriesOpenApi: RouteDocs = {
     description: 'Embeds the content in the request. With `deduplicate`, a near-identical memory of the agent is returned instead (200, `is_duplicate: true`).',
     body: createMemoryBody,
     example: { content: 'The user prefers dark mode in every editor.', agent_id: 'assistant', metadata: { source: 'chat' } },
-    errors: { 404: 'The session or project named does not exist' },
+    errors: { 404: 'The session, project or superseded memory named does not exist', 409: 'The memory named in `supersedes` is already superseded' },
     responses: {
       201: { description: 'Stored', schema: memory, example: memoryExample },
       200: { description: 'A duplicate of an existing memory (deduplicate: true): that memory', schema: memory },
@@ -82,6 +105,8 @@ export const memoriesOpenApi: RouteDocs = {
   },
   'POST /v1/memories/search': {
     summary: 'Search memories (semantic, keyword or hybrid)',
+    description:
+      'Only what is true now, unless `as_of` (what had been recorded by then and was true then) or `include_superseded`. `recency_half_life` weighs each score by 2^(−age / half-life).',
     body: searchBody,
     example: { query: 'editor preferences', search_mode: 'hybrid', limit: 5 },
     responses: {
@@ -90,7 +115,7 @@ export const memoriesOpenApi: RouteDocs = {
         schema: shape({
           object: Joi.string().valid('search_results'),
           query: Joi.string(),
-          data: Joi.array().items(shape({ memory: memorySummary, score: Joi.number() })),
+          data: Joi.array().items(shape({ memory: memorySummary, score: Joi.number(), score_breakdown: scoreBreakdown.optional() })),
           meta: json,
         }),
       },
@@ -115,6 +140,7 @@ export const memoriesOpenApi: RouteDocs = {
   'POST /v2/memories': {
     summary: 'Store a memory, embedding it asynchronously',
     body: createMemoryV2Body,
+    errors: { 404: 'The session, project or superseded memory named does not exist', 409: 'The memory named in `supersedes` is already superseded' },
     responses: {
       202: {
         description: 'Stored; the embedding is pending (or ready when no queue could take it)',

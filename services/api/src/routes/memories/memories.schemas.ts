@@ -16,6 +16,7 @@ import {
   VISIBILITIES,
 } from '@ams/memories';
 import { expiresAt, isoDate, metadata, nonBlank, pagination, ttlSeconds, unitInterval, uuid, withExpiry } from '../../validation/common.schemas';
+import { instant, pastInstant } from '../../validation/instant.schema';
 
 export const CONTENT_MAX = 50_000;
 
@@ -45,9 +46,19 @@ export const createMemoryFields = {
   // Beyond the spec (issue 34): one or the other; neither: the agent's default TTL for the type, if any.
   ttl_seconds: ttlSeconds,
   expires_at: expiresAt,
+  // docs/api.md, "Time-aware recall".
+  valid_from: instant(),
+  valid_until: instant(),
+  supersedes: uuid,
 };
 
-export const createMemoryBody = withExpiry(Joi.object<CreateMemoryBody>(createMemoryFields));
+/** valid_from must precede valid_until when a body gives both (a PATCH also checks against what the memory keeps). */
+const validityInOrder = (body: { valid_from?: Date; valid_until?: Date }, helpers: Joi.CustomHelpers) =>
+  body.valid_from && body.valid_until && body.valid_from >= body.valid_until
+    ? helpers.message({ custom: `valid_from (${body.valid_from.toISOString()}) must be earlier than valid_until (${body.valid_until.toISOString()})` })
+    : body;
+
+export const createMemoryBody = withExpiry(Joi.object<CreateMemoryBody>(createMemoryFields).custom(validityInOrder));
 
 export type CreateMemoryV2Body = CreateMemoryV2Input;
 
@@ -59,7 +70,7 @@ export const createMemoryV2Body = withExpiry(
       .max(2_048)
       .uri({ scheme: ['https'] })
       .messages({ 'string.uriCustomScheme': '{{#label}} must be an https URL' }),
-  }),
+  }).custom(validityInOrder),
 );
 
 export type BatchItem = BatchItemInput;
@@ -106,8 +117,12 @@ export const patchMemoryBody = withExpiry(
     // Renewing (or ending) an expiry: before the sweep, the memory stays.
     ttl_seconds: ttlSeconds,
     expires_at: expiresAt,
+    valid_from: instant(),
+    valid_until: instant(),
+    tier_pinned: Joi.boolean(),
   })
     .min(1)
+    .custom(validityInOrder)
     .messages({ 'object.min': 'Request body must change at least one field' }),
 );
 
@@ -178,6 +193,14 @@ export function compileMetadataFilter(filter: Record<string, unknown> | undefine
 export type SearchBody = Omit<SearchInput, 'metadata_filter'> & { metadata_filter?: Record<string, unknown> };
 
 
+/** docs/api.md, "Time-aware recall": the search and context members (both answer "what was true then"). */
+export const timeAwareSearchFields = {
+  as_of: pastInstant(),
+  include_superseded: Joi.boolean().default(false),
+  // At least a second; at most a century (DATE_RANGE_YEARS).
+  recency_half_life: Joi.number().min(1).max(100 * 365 * 86_400),
+};
+
 export const searchBody = Joi.object<SearchBody & { threshold?: number }>({
   query: nonBlank(10_000).required(),
   agent_id: agentRef,
@@ -198,6 +221,7 @@ export const searchBody = Joi.object<SearchBody & { threshold?: number }>({
   session_id: Joi.string().min(1).max(255),
   scope: Joi.string().valid(...SEARCH_SCOPES),
   include_expired: Joi.boolean().default(false),
+  ...timeAwareSearchFields,
 }).custom(({ threshold, ...body }: SearchBody & { threshold?: number }) => ({ ...body, min_score: body.min_score ?? threshold ?? 0 }));
 
 /** Search parameters some clients put in the query string of the POST (the body wins). */

@@ -1,0 +1,52 @@
+import Joi from 'joi';
+import { DATE_RANGE_YEARS } from './common.schemas';
+
+const FORMS = '{{#label}} must be Unix seconds (a number) or an ISO 8601 date-time string';
+
+/** Unix seconds (a fraction is kept) or an ISO 8601 string, as a Date; not yet range-checked. */
+const eitherForm = () =>
+  Joi.alternatives()
+    .try(
+      Joi.number()
+        .min(0)
+        .custom((seconds: number) => new Date(Math.round(seconds * 1000))),
+      Joi.date().iso().messages({ 'date.format': FORMS }),
+    )
+    .messages({ 'alternatives.types': FORMS });
+
+function yearsAround(now: Date, years: number): Date {
+  const d = new Date(now);
+  d.setUTCFullYear(now.getUTCFullYear() + years);
+  return d;
+}
+
+/**
+ * A point in time as the memory's own timestamps are given (Unix seconds, like `created_at`) or as
+ * an ISO 8601 string (docs/api.md, "Time-aware recall"), within DATE_RANGE_YEARS of now like every
+ * stored date (isoDate): a Date.
+ */
+export const instant = () =>
+  eitherForm()
+    .custom((at: Date, helpers) => {
+      const now = new Date();
+      const [min, max] = [yearsAround(now, -DATE_RANGE_YEARS), yearsAround(now, DATE_RANGE_YEARS)];
+      return Number.isNaN(at.getTime()) || at < min || at > max ? helpers.error('instant.range', { min: min.toISOString(), max: max.toISOString() }) : at;
+    })
+    .messages({ 'instant.range': `{{#label}} must lie within ${DATE_RANGE_YEARS} years of now (between {{#min}} and {{#max}})` });
+
+/**
+ * An instant that has already happened: `as_of` asks what was known then, and the future is not
+ * known. A future one says so, however far ahead; a past one keeps to the stored range.
+ */
+export const pastInstant = () =>
+  eitherForm()
+    .custom((at: Date, helpers) => {
+      const now = new Date();
+      if (Number.isNaN(at.getTime()) || at.getTime() > now.getTime()) return helpers.error('instant.future', { now: now.toISOString() });
+      const min = yearsAround(now, -DATE_RANGE_YEARS);
+      return at < min ? helpers.error('instant.range', { min: min.toISOString() }) : at;
+    })
+    .messages({
+      'instant.future': '{{#label}} must not be in the future (now is {{#now}})',
+      'instant.range': `{{#label}} must lie within ${DATE_RANGE_YEARS} years of now (after {{#min}})`,
+    });
