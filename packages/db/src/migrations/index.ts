@@ -14,6 +14,7 @@ import { hnswLighterGraph } from './20261124_025_hnsw_lighter_graph';
 import { importJobs } from './20261125_026_import_jobs';
 import { projectRegistration } from './20261125_027_project_registration';
 import { implicitProjectsUnregistered } from './20261125_028_implicit_projects_unregistered';
+import { citusDistribution } from './20261126_030_citus_distribution';
 
 /** Listed explicitly (not globbed) so tsx, jest and a bundled build all see the same set, in order. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -32,5 +33,6 @@ export const MIGRATIONS: readonly Migration[] = [
   importJobs,
   projectRegistration,
   implicitProjectsUnregistered,
+  citusDistribution,
 ];
 export type { Migration };
