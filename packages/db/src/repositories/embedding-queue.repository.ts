@@ -39,13 +39,18 @@ async function claimOfAccount(db: Knex, condition: string, bindings: Knex.RawBin
   if (limit <= 0) return [];
   const scope = ids ? 'AND id = ANY (?::uuid[])' : '';
   const { rows } = await db.raw(
-    `UPDATE memories m
+    // MATERIALIZED: the locking read runs once. As a subquery the planner may rescan it inside a
+    // nested loop (as it did on Citus' small shards), each rescan skipping the rows the last one
+    // locked: more rows than the limit came back.
+    `WITH c AS MATERIALIZED (
+       SELECT account_id, id FROM memories
+        WHERE account_id = ? AND deleted_at IS NULL AND ${condition} ${scope}
+        ORDER BY ${orderBy}
+        LIMIT ? FOR UPDATE SKIP LOCKED)
+     UPDATE memories m
         SET embedding_status = 'processing', embedding_started_at = now(), embedding_retry_at = NULL,
             embedding_attempts = m.embedding_attempts + 1, updated_at = now()
-       FROM (SELECT account_id, id FROM memories
-              WHERE account_id = ? AND deleted_at IS NULL AND ${condition} ${scope}
-              ORDER BY ${orderBy}
-              LIMIT ? FOR UPDATE SKIP LOCKED) c
+       FROM c
       WHERE m.account_id = ? AND m.account_id = c.account_id AND m.id = c.id
      RETURNING ${RETURNING_M}`,
     [accountId, ...bindings, ...(ids ? [ids] : []), limit, accountId],
@@ -183,7 +188,8 @@ export const embeddingQueueRepository = {
       .whereRaw('embedding_attempts - embedding_attempts_base >= ?', [maxAttempts])
       .update({
         embedding_status: 'failed',
-        embedding_error: db.raw(`'the worker stopped during each of ' || (embedding_attempts - embedding_attempts_base) || ' attempts'`),
+        // ::text: text || text is immutable, which Citus requires of an expression over columns in a multi-shard UPDATE.
+        embedding_error: db.raw(`'the worker stopped during each of ' || (embedding_attempts - embedding_attempts_base)::text || ' attempts'`),
         updated_at: db.fn.now(),
       });
   },

@@ -68,17 +68,20 @@ const DUE = `status IN ('pending', 'delivering') AND next_attempt_at <= now() AN
 /** claimDue within one account (one shard on Citus), oldest due first. */
 async function claimDueOfAccount(db: Knex, leaseMs: number, accountId: string, limit: number, id?: string): Promise<ClaimedDelivery[]> {
   const { rows } = await db.raw(
-    `UPDATE webhook_deliveries d
+    // MATERIALIZED: the locking read runs once (a rescanned SKIP LOCKED subquery returns more than its limit).
+    `WITH due AS MATERIALIZED (
+       SELECT account_id, id, status AS previous_status FROM webhook_deliveries
+        WHERE account_id = ? AND ${DUE} ${id ? 'AND id = ?' : ''}
+        ORDER BY next_attempt_at
+        LIMIT ? FOR UPDATE SKIP LOCKED)
+     UPDATE webhook_deliveries d
         SET status = 'delivering',
             locked_until = date_trunc('milliseconds', now() + (? * interval '1 millisecond')),
             updated_at = now()
-       FROM (SELECT account_id, id, status AS previous_status FROM webhook_deliveries
-              WHERE account_id = ? AND ${DUE} ${id ? 'AND id = ?' : ''}
-              ORDER BY next_attempt_at
-              LIMIT ? FOR UPDATE SKIP LOCKED) due
+       FROM due
       WHERE d.account_id = ? AND d.account_id = due.account_id AND d.id = due.id
      RETURNING d.*, due.previous_status = 'delivering' AS reclaimed`,
-    [leaseMs, accountId, ...(id ? [id] : []), limit, accountId],
+    [accountId, ...(id ? [id] : []), limit, leaseMs, accountId],
   );
   return rows as ClaimedDelivery[];
 }
