@@ -151,10 +151,10 @@ async function main(): Promise<void> {
   const table = new Table();
   const size = `${ACCOUNTS}×${PER_ACCOUNT}`;
   for (const mode of ['semantic', 'keyword', 'hybrid'] as const) {
-    table.add(size, `${mode} search p50 (PostgreSQL | Citus)`, ms(pg[mode].p50), ms(citus[mode].p50), times(citus[mode].p50 / pg[mode].p50));
-    table.add(size, `${mode} search p95 (PostgreSQL | Citus)`, ms(pg[mode].p95), ms(citus[mode].p95), times(citus[mode].p95 / pg[mode].p95));
+    table.add(size, `${mode} search p50`, ms(pg[mode].p50), ms(citus[mode].p50), times(citus[mode].p50 / pg[mode].p50));
+    table.add(size, `${mode} search p95`, ms(pg[mode].p95), ms(citus[mode].p95), times(citus[mode].p95 / pg[mode].p95));
   }
-  table.add(size, 'v1 create statement, one at a time (PostgreSQL | Citus)', rate(pg.creates), rate(citus.creates), times(pg.creates / citus.creates));
+  table.add(size, 'v1 create statement, one at a time', rate(pg.creates), rate(citus.creates), times(pg.creates / citus.creates));
   table.note('bare = plain PostgreSQL, service = the Citus coordinator with two workers on the same machine; ratio = Citus / PostgreSQL (time), PostgreSQL / Citus (rate).');
   console.log(table.render());
 }

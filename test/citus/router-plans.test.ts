@@ -1,6 +1,3 @@
-import { escapeLiteral } from 'pg';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { prepareValue } = require('pg/lib/utils') as { prepareValue(v: unknown): unknown };
 import type { Knex } from '@ams/db';
 import { bearer, createAccount, createTestApp, TestAccount, TestApp } from '@ams/testing';
 
@@ -20,10 +17,21 @@ interface Statement {
  * EXPLAIN some parameterised INSERT … SELECTs it runs fine.)
  */
 function inlined(s: Statement): string {
-  return s.sql.replace(/\$(\d+)/g, (_, n: string) => {
-    const value = s.bindings[Number(n) - 1];
-    return value === null || value === undefined ? 'NULL' : escapeLiteral(String(prepareValue(value)));
-  });
+  return s.sql.replace(/\$(\d+)/g, (_, n: string) => literal(s.bindings[Number(n) - 1]));
+}
+
+/** A binding as pg sends it (arrays as array literals, dates as ISO text, objects as JSON), quoted. */
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  const text = (v: unknown): string =>
+    Array.isArray(v)
+      ? `{${v.map((x) => (x === null ? 'NULL' : `"${text(x).replace(/["\\]/g, '\\$&')}"`)).join(',')}}`
+      : v instanceof Date
+        ? v.toISOString()
+        : typeof v === 'object'
+          ? JSON.stringify(v)
+          : String(v);
+  return `'${text(value).replace(/'/g, "''")}'`;
 }
 
 const CITUS_TABLES = /\b(accounts|api_keys|agents|projects|sessions|memories|entities|entity_memory_links|decisions|patterns|pattern_adoptions|webhooks|webhook_deliveries|search_events|project_relationships|import_jobs)\b/;

@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
-import { createScratchDatabase } from '@ams/testing';
-import { createDatabase, Database, embeddingQueueRepository, migrateLatest, MemoryRow, webhookDeliveriesRepository } from '../../src';
+import { createDatabase, createPostgresDatabase, Database, dropPostgresDatabase, embeddingQueueRepository, migrateLatest, MemoryRow, webhookDeliveriesRepository } from '../../src';
 import { insertMemories, tenant } from './fixtures';
 
 /**
@@ -10,16 +9,19 @@ import { insertMemories, tenant } from './fixtures';
  * the accounts sit on different shards and every claim statement is single-shard.
  */
 describe('claims across accounts', () => {
-  let scratch: { url: string; drop(): Promise<void> };
+  // Beside the jest worker's database, named after it (the run's teardown drops what a failed run leaves).
+  const admin = new URL(process.env.DATABASE_URL!);
+  const name = `${admin.pathname.slice(1)}_fair_claims`;
+  admin.pathname = '/postgres';
   let db: Database;
   beforeAll(async () => {
-    scratch = await createScratchDatabase('fair_claims');
-    db = await createDatabase({ databaseUrl: scratch.url, dataDir: '', dbPoolMax: 6 });
+    const url = await createPostgresDatabase(admin.toString(), name, { citusShardCount: 4 });
+    db = await createDatabase({ databaseUrl: url, dataDir: '', dbPoolMax: 6 });
     await migrateLatest(db.knex);
   }, 120_000);
   afterAll(async () => {
-    await db.close();
-    await scratch.drop();
+    await db?.close();
+    await dropPostgresDatabase(admin.toString(), name);
   });
 
   const claim = (limit: number) => embeddingQueueRepository.claim(db.knex, { limit, stuckAfterMs: 60_000, maxAttempts: 3 });
