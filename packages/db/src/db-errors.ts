@@ -9,3 +9,15 @@ export function isUniqueViolation(err: unknown, constraint: string): boolean {
   if (e.constraint !== undefined) return e.constraint === constraint;
   return new RegExp(`unique constraint "${constraint}_\\d+"`).test(e.message ?? '');
 }
+
+/**
+ * The database (or, on Citus, the worker holding the account's shard) cannot be reached: a
+ * connection exception (SQLSTATE class 08, what Citus raises for a worker that is down), a server
+ * shutting down or starting (57P01-57P03), or a refused or reset socket. Worth a retry: the API
+ * answers 503.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown } | null;
+  if (typeof e?.code !== 'string') return false;
+  return e.code.startsWith('08') || ['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET'].includes(e.code);
+}
