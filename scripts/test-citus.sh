@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The suites on a Citus cluster (docs/scaling.md): a coordinator and two workers on this machine
 # (infra/citus-cluster.sh builds Citus when missing and starts them), then the API's integration
-# suite, the db package's (claims, fairness) and test/citus (single-shard plans) with
+# suite, the db package's (claims, fairness), the worker's and dispatcher's process suites and
+# test/citus (single-shard plans, rebalancing, a worker down) with
 # TEST_BACKEND=citus. Paths given replace those (one file, while working on it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +28,11 @@ excluded=(
 )
 pattern="^(?!.*($(IFS='|'; echo "${excluded[*]}" | sed 's/[.()]/\\&/g'))).*"
 
-paths=("$@")
-[ ${#paths[@]} -gt 0 ] || paths=(services/api/test/integration packages/db/test/integration test/citus)
-TEST_BACKEND=citus node --experimental-vm-modules node_modules/jest/bin/jest.js --maxWorkers=2 \
-  --testNamePattern "$pattern" --selectProjects integration citus -- "${paths[@]}"
+jest() { TEST_BACKEND=citus node --experimental-vm-modules node_modules/jest/bin/jest.js --maxWorkers=2 --testNamePattern "$pattern" "$@"; }
+if [ $# -gt 0 ]; then jest --selectProjects integration processes citus -- "$@"; exit; fi
+status=0
+jest --selectProjects integration citus -- services/api/test/integration packages/db/test/integration test/citus || status=$?
+# The embedding worker's and the dispatcher's process suites: two workers claiming, one killed mid-batch.
+jest --selectProjects processes -- services/embedding-worker/test/integration/worker-process.test.ts \
+  services/webhook-dispatcher/test/integration/dispatcher.test.ts || status=$?
+exit $status
