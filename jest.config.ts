@@ -54,7 +54,7 @@ const config: Config.InitialOptions = {
       ...shared,
       displayName: 'integration',
       testMatch: ['<rootDir>/{packages,services}/*/test/integration/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', ...PROCESS_SUITE_PATTERNS],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/citus/', ...PROCESS_SUITE_PATTERNS],
     },
     {
       // The API suite again on PGlite, the database of `npm start`. Only the API's suite: the worker and
@@ -80,6 +80,11 @@ const config: Config.InitialOptions = {
       testMatch: API_PROCESS_SUITES_ON_PGLITE.map((f) => `<rootDir>/${f}`),
       setupFilesAfterEnv: ['<rootDir>/test/pglite-backend.ts', '<rootDir>/test/process-suite.ts'],
     },
+    // Only with TEST_BACKEND=citus (the cluster of infra/citus-cluster.sh): what holds on Citus alone
+    // (single-shard plans, rebalancing). The integration project runs on the cluster then too.
+    ...(process.env.TEST_BACKEND === 'citus'
+      ? [{ ...shared, displayName: 'citus', testMatch: ['<rootDir>/test/citus/**/*.test.ts'] }]
+      : []),
   ],
 };
 

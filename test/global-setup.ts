@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import type { Config } from '@jest/types';
 import { createDatabase, createPostgresDatabase, migrateLatest } from '@ams/db';
-import { ADMIN_DATABASE_URL, databaseUrlFor, TEST_REDIS_URL, workerDatabaseName } from './test-env';
+import { ADMIN_DATABASE_URL, databaseUrlFor, TEST_ON_CITUS, TEST_REDIS_URL, workerDatabaseName } from './test-env';
 
 /**
  * One migrated template database for the run, and a clone of it per jest worker (CREATE DATABASE …
@@ -28,29 +28,12 @@ export default async function globalSetup(globalConfig: Config.GlobalConfig): Pr
   const template = `${runName}_tpl`;
   // Set first, so the teardown drops whatever got made even when a step below fails.
   process.env.TEST_DATABASE_NAME = runName;
-  const templateUrl = await createPostgresDatabase(ADMIN_DATABASE_URL, template);
-  const db = await createDatabase({ databaseUrl: templateUrl, dataDir: '', dbPoolMax: 1 });
-  try {
-    await migrateLatest(db.knex);
-  } finally {
-    await db.close();
-  }
-  // Eagerly, one per worker jest may start (JEST_WORKER_ID is 1..maxWorkers): a clone takes a
-  // fraction of a second, and made here no two workers ever race to make one.
-  const admin = await createDatabase({ databaseUrl: ADMIN_DATABASE_URL, dataDir: '', dbPoolMax: 1 });
-  try {
-    for (let id = 1; id <= Math.max(1, globalConfig.maxWorkers); id++) {
-      const name = workerDatabaseName(runName, String(id));
-      await admin.knex.raw(`CREATE DATABASE ${name} TEMPLATE ${template}`);
-      // Test data is thrown away: no commit waits for its WAL flush.
-      await admin.knex.raw(`ALTER DATABASE ${name} SET synchronous_commit = off`);
-    }
-  } finally {
-    await admin.close();
-  }
+  const workers = Math.max(1, globalConfig.maxWorkers);
+  if (TEST_ON_CITUS) await migratedPerWorker(runName, workers);
+  else await clonedPerWorker(runName, template, workers);
   process.env.NODE_ENV = 'test';
   // The template's URL; test/worker-env.ts points each worker at its clone.
-  process.env.DATABASE_URL = databaseUrlFor(templateUrl, template);
+  process.env.DATABASE_URL = databaseUrlFor(ADMIN_DATABASE_URL, template);
   process.env.REDIS_URL = TEST_REDIS_URL;
   process.env.REDIS_KEY_PREFIX = runName;
   // Tests never load the developer's ./models: those that need a model name the generated one's
@@ -62,4 +45,41 @@ export default async function globalSetup(globalConfig: Config.GlobalConfig): Pr
   process.env.EMBEDDING_THREAD = 'main';
   // Tests never write a key file under ./data: one key for the run, shared with child processes.
   process.env.WEBHOOK_SECRET_KEY ??= crypto.randomBytes(32).toString('base64');
+}
+
+/** On Citus: 4 shards a table (2 a worker) keep the migration quick and still spread accounts over both workers. */
+async function migrated(name: string): Promise<void> {
+  const url = await createPostgresDatabase(ADMIN_DATABASE_URL, name, { citusShardCount: 4 });
+  const db = await createDatabase({ databaseUrl: url, dataDir: '', dbPoolMax: 1 });
+  try {
+    await migrateLatest(db.knex);
+  } finally {
+    await db.close();
+  }
+}
+
+async function clonedPerWorker(runName: string, template: string, workers: number): Promise<void> {
+  await migrated(template);
+  // Eagerly, one per worker jest may start (JEST_WORKER_ID is 1..maxWorkers): a clone takes a
+  // fraction of a second, and made here no two workers ever race to make one.
+  const admin = await createDatabase({ databaseUrl: ADMIN_DATABASE_URL, dataDir: '', dbPoolMax: 1 });
+  try {
+    for (let id = 1; id <= workers; id++) {
+      const name = workerDatabaseName(runName, String(id));
+      await admin.knex.raw(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+      // Test data is thrown away: no commit waits for its WAL flush.
+      await admin.knex.raw(`ALTER DATABASE ${name} SET synchronous_commit = off`);
+    }
+  } finally {
+    await admin.close();
+  }
+}
+
+/**
+ * On Citus a database is a set of databases, one per node, tied by the coordinator's metadata, and
+ * Citus' maintenance daemon stays connected to each (no TEMPLATE copy): each worker's is made and
+ * migrated on its own (the template name is left unused).
+ */
+async function migratedPerWorker(runName: string, workers: number): Promise<void> {
+  for (let id = 1; id <= workers; id++) await migrated(workerDatabaseName(runName, String(id)));
 }

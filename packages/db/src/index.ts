@@ -3,6 +3,7 @@ export type { Knex } from 'knex';
 export * from './driver-features';
 export * from './common-words';
 export * from './admin';
+export * from './citus';
 export * from './knex';
 export * from './migrate';
 export * from './pagination';

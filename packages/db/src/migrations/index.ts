@@ -19,6 +19,7 @@ import { memoryExpiry } from './20261126_011_memory_expiry';
 import { memoryValidity } from './20261126_020_memory_validity';
 import { searchEventHits } from './20261126_021_search_event_hits';
 import { retiering } from './20261126_022_retiering';
+import { citusDistribution } from './20261126_030_citus_distribution';
 
 /** Listed explicitly (not globbed) so tsx, jest and a bundled build all see the same set, in order. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -42,5 +43,6 @@ export const MIGRATIONS: readonly Migration[] = [
   memoryValidity,
   searchEventHits,
   retiering,
+  citusDistribution,
 ];
 export type { Migration };

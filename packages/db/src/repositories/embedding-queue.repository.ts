@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { claimAcrossAccounts } from './fair-claim';
 import { MEMORY_RETURNING, MemoryRow } from './memories.repository';
 
 /** A claim's fence: the row is still ours while it is processing with the attempt count we set. */
@@ -20,36 +21,68 @@ export interface ClaimOptions {
   only?: { accountId: string; ids: string[] };
 }
 
+/** Rows grouped by account (each group non-empty). */
+export function byAccount<T extends { account_id: string }>(rows: T[]): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const r of rows) groups.set(r.account_id, [...(groups.get(r.account_id) ?? []), r]);
+  return [...groups.values()];
+}
+
 const RETURNING_M = MEMORY_RETURNING.map((c) => `m.${c}`).join(', ');
 
 /**
- * Claims up to `limit` rows matching `condition`, oldest first by `orderBy` (the partial index
- * that holds those rows). SKIP LOCKED lets several workers claim at once without waiting on each
- * other; the claim counts as an attempt.
+ * Claims up to `limit` rows of one account matching `condition`, oldest first by `orderBy` (the
+ * partial index that holds those rows). SKIP LOCKED lets several workers claim at once without
+ * waiting on each other; the claim counts as an attempt. One account: one shard on Citus.
  */
-async function claimWhere(db: Knex, condition: string, bindings: Knex.RawBinding[], orderBy: string, limit: number, only?: ClaimOptions['only']): Promise<MemoryRow[]> {
+async function claimOfAccount(db: Knex, condition: string, bindings: Knex.RawBinding[], orderBy: string, accountId: string, limit: number, ids?: string[]): Promise<MemoryRow[]> {
   if (limit <= 0) return [];
-  const scope = only ? 'AND account_id = ? AND id = ANY (?::uuid[])' : '';
+  const scope = ids ? 'AND id = ANY (?::uuid[])' : '';
   const { rows } = await db.raw(
-    `UPDATE memories m
+    // MATERIALIZED: the locking read runs once. As a subquery the planner may rescan it inside a
+    // nested loop (as it did on Citus' small shards), each rescan skipping the rows the last one
+    // locked: more rows than the limit came back.
+    `WITH c AS MATERIALIZED (
+       SELECT account_id, id FROM memories
+        WHERE account_id = ? AND deleted_at IS NULL AND ${condition} ${scope}
+        ORDER BY ${orderBy}
+        LIMIT ? FOR UPDATE SKIP LOCKED)
+     UPDATE memories m
         SET embedding_status = 'processing', embedding_started_at = now(), embedding_retry_at = NULL,
             embedding_attempts = m.embedding_attempts + 1, updated_at = now()
-       FROM (SELECT account_id, id FROM memories
-              WHERE deleted_at IS NULL AND ${condition} ${scope}
-              ORDER BY ${orderBy}
-              LIMIT ? FOR UPDATE SKIP LOCKED) c
-      WHERE m.account_id = c.account_id AND m.id = c.id
+       FROM c
+      WHERE m.account_id = ? AND m.account_id = c.account_id AND m.id = c.id
      RETURNING ${RETURNING_M}`,
-    [...bindings, ...(only ? [only.accountId, only.ids] : []), limit],
+    [accountId, ...bindings, ...(ids ? [ids] : []), limit, accountId],
   );
   return rows as MemoryRow[];
 }
 
+/** Accounts with rows matching `condition`, the one whose oldest (by `orderBy`) has waited longest first. */
+async function accountsWaiting(db: Knex, condition: string, bindings: Knex.RawBinding[], orderBy: string, limit: number): Promise<string[]> {
+  const { rows } = await db.raw(
+    `SELECT account_id FROM memories WHERE deleted_at IS NULL AND ${condition}
+      GROUP BY account_id ORDER BY min(${orderBy}) LIMIT ?`,
+    [...bindings, limit],
+  );
+  return (rows as Array<{ account_id: string }>).map((r) => r.account_id);
+}
+
+/** Up to `limit` rows matching `condition`, shared fairly over the accounts that have some (see claimAcrossAccounts). */
+function claimWhere(db: Knex, condition: string, bindings: Knex.RawBinding[], orderBy: string, limit: number, only?: ClaimOptions['only']): Promise<MemoryRow[]> {
+  if (only) return claimOfAccount(db, condition, bindings, orderBy, only.accountId, limit, only.ids);
+  return claimAcrossAccounts(
+    limit,
+    (n) => accountsWaiting(db, condition, bindings, orderBy, n),
+    (accountId, n) => claimOfAccount(db, condition, bindings, orderBy, accountId, n),
+  );
+}
+
 /**
  * The asynchronous ingestion path over `memories.embedding_status`: PostgreSQL is the queue's
- * truth, queue jobs only wake workers. Workers serve every tenant, so the claim statements span
- * accounts on purpose; they read memories_embedding_pending_idx and
- * memories_embedding_processing_idx, which hold only rows still waiting.
+ * truth, queue jobs only wake workers. Workers serve every tenant: a claim finds the accounts with
+ * work waiting (memories_embedding_pending_idx and memories_embedding_processing_idx hold only
+ * those rows), then claims account by account, fairly (claimAcrossAccounts).
  */
 export const embeddingQueueRepository = {
   /**
@@ -90,10 +123,15 @@ export const embeddingQueueRepository = {
           SET embedding = v.embedding::vector, embedding_model = ?, embedding_status = 'ready', embedding_error = NULL,
               updated_at = now()
          FROM jsonb_to_recordset(?::jsonb) AS v(account_id uuid, id uuid, attempts integer, embedding text)
-        WHERE m.account_id = v.account_id AND m.id = v.id AND m.deleted_at IS NULL
+        WHERE m.account_id = ANY (?::uuid[]) AND m.account_id = v.account_id AND m.id = v.id AND m.deleted_at IS NULL
           AND m.embedding_status = 'processing' AND m.embedding_attempts = v.attempts
        RETURNING ${RETURNING_M}`,
-      [model, JSON.stringify(items.map(({ row, vector }) => ({ account_id: row.account_id, id: row.id, attempts: row.embedding_attempts, embedding: vector })))],
+      [
+        model,
+        JSON.stringify(items.map(({ row, vector }) => ({ account_id: row.account_id, id: row.id, attempts: row.embedding_attempts, embedding: vector }))),
+        // The accounts as values too: on Citus the update then reaches only their shards.
+        [...new Set(items.map(({ row }) => row.account_id))],
+      ],
     );
     return rows as MemoryRow[];
   },
@@ -123,9 +161,11 @@ export const embeddingQueueRepository = {
    * heartbeat. A skipped row that stays processing is touched by the next beat.
    */
   async heartbeat(db: Knex, rows: MemoryRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    const free = fenced(db, rows).select('account_id', 'id').forUpdate().skipLocked();
-    await db('memories').whereIn(['account_id', 'id'], free).update({ embedding_started_at: db.fn.now() });
+    // Account by account: a locking read must stay on one shard on Citus.
+    for (const group of byAccount(rows)) {
+      const free = fenced(db, group).select('account_id', 'id').forUpdate().skipLocked();
+      await db('memories').where('account_id', group[0]!.account_id).whereIn(['account_id', 'id'], free).update({ embedding_started_at: db.fn.now() });
+    }
   },
 
   /**
@@ -148,7 +188,8 @@ export const embeddingQueueRepository = {
       .whereRaw('embedding_attempts - embedding_attempts_base >= ?', [maxAttempts])
       .update({
         embedding_status: 'failed',
-        embedding_error: db.raw(`'the worker stopped during each of ' || (embedding_attempts - embedding_attempts_base) || ' attempts'`),
+        // ::text: text || text is immutable, which Citus requires of an expression over columns in a multi-shard UPDATE.
+        embedding_error: db.raw(`'the worker stopped during each of ' || (embedding_attempts - embedding_attempts_base)::text || ' attempts'`),
         updated_at: db.fn.now(),
       });
   },

@@ -53,7 +53,7 @@ export const newMemoriesRepository = {
        ), active AS (
          UPDATE agents a SET last_active_at = now()
            FROM (SELECT DISTINCT account_id, agent_id FROM mem) m
-          WHERE a.account_id = m.account_id AND a.id = m.agent_id
+          WHERE a.account_id = ANY (?::uuid[]) AND a.account_id = m.account_id AND a.id = m.agent_id
             AND ${activityIsStale('a')}
        ), subscribed AS (?), one_shots AS (?)
        SELECT mem.*, (SELECT coalesce(json_agg(json_build_object('account_id', d.account_id, 'id', d.id)), '[]'::json)
@@ -63,6 +63,8 @@ export const newMemoriesRepository = {
         db.raw(insert.sql, insert.bindings),
         JSON.stringify(r.entities.map((e) => ({ account_id: e.accountId, name: e.name, entity_type: e.entityType }))),
         JSON.stringify(r.entities.map((e) => ({ account_id: e.accountId, memory_id: e.memoryId, name: e.name, entity_type: e.entityType, relevance: e.relevance }))),
+        // The accounts as values too: on Citus the agents' update then prunes to their shards.
+        [...new Set(r.memories.map((m) => m.accountId))],
         subscribedInsert(db, r.events),
         oneShotInsert(db, oneShots),
       ],

@@ -125,7 +125,8 @@ export const patternsRepository = {
    * Adoption and its count change together: the count moves only when a row was really inserted,
    * so repeated or concurrent calls keep adoption_count exact. The project row is share-locked and
    * must be live, so a concurrent project delete (which withdraws its adoptions) cannot interleave.
-   * Returns false when the project is not live.
+   * Returns false when the project is not live. updated_at moves only with a row inserted: greatest()
+   * of NULL leaves it (Citus refuses now() inside CASE, the plainer spelling).
    */
   async adopt(db: Knex, accountId: string, patternId: string, projectId: string): Promise<boolean> {
     const { rows } = await db.raw(
@@ -133,10 +134,10 @@ export const patternsRepository = {
          SELECT id FROM projects WHERE account_id = ? AND id = ? AND deleted_at IS NULL FOR SHARE),
        ins AS (
          INSERT INTO pattern_adoptions (account_id, pattern_id, project_id) SELECT ?, ?, id FROM project
-         ON CONFLICT DO NOTHING RETURNING 1)
+         ON CONFLICT DO NOTHING RETURNING now() AS at)
        UPDATE patterns
           SET adoption_count = adoption_count + (SELECT count(*) FROM ins),
-              updated_at = CASE WHEN EXISTS (SELECT 1 FROM ins) THEN now() ELSE updated_at END
+              updated_at = greatest(updated_at, (SELECT max(at) FROM ins))
         WHERE account_id = ? AND id = ?
        RETURNING (SELECT count(*) FROM project) AS live_project`,
       [accountId, projectId, accountId, patternId, accountId, patternId],
@@ -151,10 +152,10 @@ export const patternsRepository = {
          SELECT id FROM projects WHERE account_id = ? AND id = ? AND deleted_at IS NULL FOR SHARE),
        del AS (
          DELETE FROM pattern_adoptions
-          WHERE account_id = ? AND pattern_id = ? AND project_id IN (SELECT id FROM project) RETURNING 1)
+          WHERE account_id = ? AND pattern_id = ? AND project_id IN (SELECT id FROM project) RETURNING now() AS at)
        UPDATE patterns
           SET adoption_count = adoption_count - (SELECT count(*) FROM del),
-              updated_at = CASE WHEN EXISTS (SELECT 1 FROM del) THEN now() ELSE updated_at END
+              updated_at = greatest(updated_at, (SELECT max(at) FROM del))
         WHERE account_id = ? AND id = ?
        RETURNING (SELECT count(*) FROM del) AS removed`,
       [accountId, projectId, accountId, patternId, accountId, patternId],

@@ -187,9 +187,10 @@ export const reembedRepository = {
       db.raw(
         `UPDATE ${table} AS t SET ${vectorColumn} = v.embedding::vector, ${modelColumn} = ?
            FROM jsonb_to_recordset(?::jsonb) AS v(account_id uuid, id uuid, version text, embedding text)
-          WHERE t.account_id = v.account_id AND t.id = v.id AND t.xmin::text = v.version
+          WHERE t.account_id = ANY (?::uuid[]) AND t.account_id = v.account_id AND t.id = v.id AND t.xmin::text = v.version
       RETURNING 1`,
-        [model, payload],
+        // The accounts as values too: on Citus the update then reaches only their shards.
+        [model, payload, [...new Set(items.map(({ item }) => item.account_id))]],
       ),
     );
   },

@@ -13,12 +13,16 @@ export type HydratedHit = MemoryRow & { score: number; entities: EntityLinkRef[]
 
 type Row = MemoryRow & { score: unknown; entities: unknown };
 
-/** A hit's columns: the memory, the score of `h`, its linked live entities (best first). */
+/**
+ * A hit's columns: the memory, the score of `h`, its linked live entities (best first). Binds the
+ * account first: named as a value, not only through memories.account_id, the subquery lets Citus
+ * see the whole statement is on one shard (docs/scaling.md).
+ */
 const HIT_COLUMNS = `${MEMORY_COLUMNS.join(', ')}, h.score,
   (SELECT coalesce(json_agg(json_build_object('type', e.entity_type, 'value', e.name, 'confidence', l.relevance_score)
                             ORDER BY l.relevance_score DESC, e.name), '[]'::json)
      FROM entity_memory_links l JOIN entities e ON e.account_id = l.account_id AND e.id = l.entity_id
-    WHERE l.account_id = memories.account_id AND l.memory_id = memories.id AND e.deleted_at IS NULL) AS entities`;
+    WHERE l.account_id = ?::uuid AND l.account_id = memories.account_id AND l.memory_id = memories.id AND e.deleted_at IS NULL) AS entities`;
 
 const present = (rows: Row[]): HydratedHit[] =>
   rows.map((r) => ({
@@ -41,7 +45,7 @@ export const searchHitsRepository = {
            FROM unnest(?::uuid[], ?::float8[]) WITH ORDINALITY AS h(id, score, ord)
            JOIN memories ON memories.account_id = ?::uuid AND memories.id = h.id AND memories.deleted_at IS NULL
           ORDER BY h.ord`,
-        [hits.map((h) => h.id), hits.map((h) => h.score), accountId],
+        [accountId, hits.map((h) => h.id), hits.map((h) => h.score), accountId],
       ),
     );
     return present(rows as Row[]);
@@ -59,7 +63,7 @@ export const searchHitsRepository = {
     if (topK) {
       const { rows } = await db.raw(
         `SELECT ${HIT_COLUMNS} FROM (?) AS h JOIN memories ON memories.account_id = ?::uuid AND memories.id = h.id ORDER BY h.score DESC, h.id`,
-        [topK, f.accountId],
+        [f.accountId, topK, f.accountId],
       );
       if (rows.length >= k) return present(rows as Row[]);
     }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { EventType } from '@ams/vocabulary';
 import { Page, PageParams, paginate } from '../pagination';
+import { claimAcrossAccounts } from './fair-claim';
 
 export interface DeliveryRow {
   account_id: string;
@@ -61,6 +62,30 @@ const payloadOf = (e: OutboxEvent) => ({ id: e.eventId, type: e.type, created_at
 const claimed = (db: Knex, d: DeliveryRow) =>
   db('webhook_deliveries').where({ account_id: d.account_id, id: d.id, status: 'delivering', locked_until: d.locked_until });
 
+/** A delivery a dispatcher may claim: due, and no live lease on it. */
+const DUE = `status IN ('pending', 'delivering') AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())`;
+
+/** claimDue within one account (one shard on Citus), oldest due first. */
+async function claimDueOfAccount(db: Knex, leaseMs: number, accountId: string, limit: number, id?: string): Promise<ClaimedDelivery[]> {
+  const { rows } = await db.raw(
+    // MATERIALIZED: the locking read runs once (a rescanned SKIP LOCKED subquery returns more than its limit).
+    `WITH due AS MATERIALIZED (
+       SELECT account_id, id, status AS previous_status FROM webhook_deliveries
+        WHERE account_id = ? AND ${DUE} ${id ? 'AND id = ?' : ''}
+        ORDER BY next_attempt_at
+        LIMIT ? FOR UPDATE SKIP LOCKED)
+     UPDATE webhook_deliveries d
+        SET status = 'delivering',
+            locked_until = date_trunc('milliseconds', now() + (? * interval '1 millisecond')),
+            updated_at = now()
+       FROM due
+      WHERE d.account_id = ? AND d.account_id = due.account_id AND d.id = due.id
+     RETURNING d.*, due.previous_status = 'delivering' AS reclaimed`,
+    [accountId, ...(id ? [id] : []), limit, leaseMs, accountId],
+  );
+  return rows as ClaimedDelivery[];
+}
+
 /** PostgreSQL text cannot hold NUL characters, which a receiver's response may contain. */
 const storable = (text: string | null) => (text === null ? null : text.replaceAll('\u0000', ''));
 
@@ -90,27 +115,26 @@ export const webhookDeliveriesRepository = {
   /**
    * Claims deliveries that are due, for `leaseMs`: a claimed row is invisible to other dispatchers
    * until the lease runs out (a dispatcher killed mid-delivery frees it then). SKIP LOCKED lets
-   * several dispatchers claim at once without waiting on each other. With `only`, just that one.
+   * several dispatchers claim at once without waiting on each other. Account by account, fairly
+   * (claimAcrossAccounts): one account's flood never holds back another's deliveries, and each
+   * locking statement stays on one shard on Citus. With `only`, just that one.
    * The lease end, cut to milliseconds so it survives a JS Date, is the claim's fencing token:
    * the outcome is recorded only while the row still carries it. Uses webhook_deliveries_due_idx.
    */
   async claimDue(db: Knex, leaseMs: number, limit: number, only?: { accountId: string; id: string }): Promise<ClaimedDelivery[]> {
-    const filter = only ? 'AND account_id = ? AND id = ?' : '';
-    const { rows } = await db.raw(
-      `UPDATE webhook_deliveries d
-          SET status = 'delivering',
-              locked_until = date_trunc('milliseconds', now() + (? * interval '1 millisecond')),
-              updated_at = now()
-         FROM (SELECT account_id, id, status AS previous_status FROM webhook_deliveries
-                WHERE status IN ('pending', 'delivering') AND next_attempt_at <= now()
-                  AND (locked_until IS NULL OR locked_until < now()) ${filter}
-                ORDER BY next_attempt_at
-                LIMIT ? FOR UPDATE SKIP LOCKED) due
-        WHERE d.account_id = due.account_id AND d.id = due.id
-       RETURNING d.*, due.previous_status = 'delivering' AS reclaimed`,
-      [leaseMs, ...(only ? [only.accountId, only.id] : []), limit],
+    if (only) return claimDueOfAccount(db, leaseMs, only.accountId, limit, only.id);
+    return claimAcrossAccounts(
+      limit,
+      async (n) => {
+        const { rows } = await db.raw(
+          `SELECT account_id FROM webhook_deliveries WHERE ${DUE}
+            GROUP BY account_id ORDER BY min(next_attempt_at) LIMIT ?`,
+          [n],
+        );
+        return (rows as Array<{ account_id: string }>).map((r) => r.account_id);
+      },
+      (accountId, n) => claimDueOfAccount(db, leaseMs, accountId, n),
     );
-    return rows as ClaimedDelivery[];
   },
 
   /** Records one attempt's outcome; false when the claim was lost (the lease ran out and another dispatcher took over). */
@@ -192,9 +216,13 @@ export function subscribedInsert(db: Knex, events: OutboxEvent[]): Knex.Raw {
      SELECT w.account_id, w.id, e.event_id, e.type, e.payload
        FROM jsonb_to_recordset(?::jsonb) AS e(account_id uuid, event_id uuid, type text, payload jsonb)
        JOIN webhooks w ON w.account_id = e.account_id
-      WHERE w.enabled AND (cardinality(w.event_types) = 0 OR e.type = ANY (w.event_types))
+      WHERE w.account_id = ANY (?::uuid[]) AND w.enabled AND (cardinality(w.event_types) = 0 OR e.type = ANY (w.event_types))
      RETURNING account_id, id`,
-    [JSON.stringify(events.map((e) => ({ account_id: e.accountId, event_id: e.eventId, type: e.type, payload: payloadOf(e) })))],
+    [
+      JSON.stringify(events.map((e) => ({ account_id: e.accountId, event_id: e.eventId, type: e.type, payload: payloadOf(e) }))),
+      // The accounts as values too: on Citus the webhooks read prunes to their shards (one for one account).
+      [...new Set(events.map((e) => e.accountId))],
+    ],
   );
 }
 

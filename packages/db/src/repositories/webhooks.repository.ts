@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { claimAcrossAccounts } from './fair-claim';
 
 export interface WebhookRow {
   account_id: string;
@@ -62,15 +63,17 @@ export const webhooksRepository = {
 
   /**
    * Maintenance across accounts (start-up sealing): rows with a plaintext secret or one sealed by a
-   * key other than `currentKeyId`, oldest first, locked against a concurrent start-up.
+   * key other than `currentKeyId`, oldest first, locked against a concurrent start-up. Locked
+   * account by account (claimAcrossAccounts): Citus refuses a locking read spanning shards.
    */
   async lockSecretsToSeal(trx: Knex.Transaction, currentKeyId: string, limit: number): Promise<WebhookRow[]> {
-    return trx('webhooks')
-      .where((w) => w.whereNotNull('secret').orWhere((s) => s.whereNotNull('secret_sealed').whereRaw(`split_part(secret_sealed, ':', 2) <> ?`, [currentKeyId])))
-      .orderBy('created_at')
-      .limit(limit)
-      .forUpdate()
-      .skipLocked();
+    const toSeal = (q: Knex.QueryBuilder) =>
+      q.where((w) => w.whereNotNull('secret').orWhere((s) => s.whereNotNull('secret_sealed').whereRaw(`split_part(secret_sealed, ':', 2) <> ?`, [currentKeyId])));
+    return claimAcrossAccounts(
+      limit,
+      async (n) => (await toSeal(trx('webhooks')).groupBy('account_id').orderByRaw('min(created_at)').limit(n).pluck('account_id')) as string[],
+      (accountId, n) => toSeal(trx('webhooks').where('account_id', accountId)).orderBy('created_at').limit(n).forUpdate().skipLocked() as Promise<WebhookRow[]>,
+    );
   },
 
   async setSealedSecret(db: Knex, accountId: string, id: string, sealed: string): Promise<void> {

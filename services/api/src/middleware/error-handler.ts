@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { ApiError, isApiError, Logger } from '@ams/core';
+import { isDatabaseUnavailable } from '@ams/db';
 
 /** body-parser reports its failures with a stable `type`; map those, never the message text. */
 function fromBodyParser(err: { type?: string; limit?: number }): ApiError | undefined {
@@ -25,6 +26,11 @@ function fromHttpError(err: { status?: unknown; expose?: unknown }): ApiError | 
   return undefined;
 }
 
+/** The database, or the Citus worker holding the account, is unreachable: 503, retried later (docs/scaling.md). */
+function fromDatabase(err: unknown): ApiError | undefined {
+  return isDatabaseUnavailable(err) ? new ApiError('service_unavailable', 'The database is unavailable; retry later.') : undefined;
+}
+
 export const notFoundRoute: RequestHandler = (req, _res, next) => {
   next(new ApiError('not_found', `No route for ${req.method} ${req.path}`));
 };
@@ -32,7 +38,9 @@ export const notFoundRoute: RequestHandler = (req, _res, next) => {
 /** The one place errors become the spec's envelope. Unknown errors are logged, never exposed. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const apiError = isApiError(err) ? err : (fromBodyParser(err) ?? fromHttpError(err));
+    const unavailable = isApiError(err) ? undefined : fromDatabase(err);
+    const apiError = isApiError(err) ? err : (fromBodyParser(err) ?? fromHttpError(err) ?? unavailable);
+    if (unavailable) (req.log ?? logger.child({ request_id: req.requestId })).warn('database unavailable', { error: (err as Error).message });
     if (!apiError) {
       (req.log ?? logger.child({ request_id: req.requestId })).error('unhandled error', {
         error: err instanceof Error ? err.message : String(err),
@@ -41,6 +49,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     // Already answered (the request's deadline passed while the handler ran): nothing more to say.
     if (res.headersSent) return;
+    if (unavailable) res.set('Retry-After', '5');
     sendError(req, res, apiError ?? new ApiError('internal_error', 'Internal server error'));
   };
 }
