@@ -67,6 +67,8 @@ export class EmbeddingWorker {
         // One batch per claim, started at once, while slots are free.
         claimLimit: 1,
         batchWaitMs: settings.batchWaitMs,
+        // After each batch, claim again (unless a flush will): a claim costs little next to a batch.
+        drainAfterEach: true,
         sweepIntervalMs: settings.reconcileIntervalMs,
         // Long batches keep their claims: the rows' stuck deadline moves while this worker lives.
         heartbeatMs: Math.max(250, Math.floor(settings.stuckAfterMs / 3)),

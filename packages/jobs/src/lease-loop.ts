@@ -29,6 +29,12 @@ export interface LeaseLoopSettings {
   claimLimit?: number;
   /** `notify` while busy claims this much later, so work arriving meanwhile is claimed together (default 0). */
   batchWaitMs?: number;
+  /**
+   * Drain whenever a unit finishes, not only when the last pass ran out of slots: picks up work that
+   * became due unannounced (a released claim, a retry its timer just missed) before the next sweep.
+   * For units whose claim is cheap next to their run (a batch).
+   */
+  drainAfterEach?: boolean;
   /** From `start` until `stop` has drained, the work's `heartbeat` runs on this interval over the units held. */
   heartbeatMs?: number;
   /** The end of the log line when a release fails at shutdown (default 'they are retried when they lapse'). */
@@ -197,7 +203,7 @@ export class LeaseLoop<T> {
         this.slots.release();
         this.lastRunEnd = Date.now();
         // A pending flush claims the backlog together with what arrived meanwhile.
-        if (this.backlog && !this.stopped && !this.flushTimer) void this.drain();
+        if ((this.backlog || this.settings.drainAfterEach) && !this.stopped && !this.flushTimer) void this.drain();
       });
     this.inflight.set(id, { unit, task });
     return task;

@@ -287,6 +287,24 @@ describe('LeaseLoop', () => {
       expect(table.started).toEqual(['a', 'b']);
     });
 
+    it('with drainAfterEach, a finished unit claims what became due unannounced; without it, that waits for a sweep', async () => {
+      loop = make({ concurrency: 2 });
+      table.due = ['a'];
+      await loop.drain();
+      table.due = ['b'];
+      table.finish('a');
+      await settle();
+      expect(table.started).toEqual(['a']);
+      await loop.stop();
+      loop = make({ concurrency: 2, drainAfterEach: true });
+      table.due = ['c'];
+      await loop.drain();
+      table.due = ['d'];
+      table.finish('c');
+      await settle();
+      expect(table.started).toEqual(['a', 'c', 'd']);
+    });
+
     it('on stop, a pending flush claims nothing', async () => {
       loop = make({ concurrency: 2, batchWaitMs: 50 });
       table.due = ['a'];
