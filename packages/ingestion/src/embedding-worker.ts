@@ -1,5 +1,5 @@
-import { allSettledWithin, SingleFlight } from '@ams/core';
 import { embeddingBatchesRepository, embeddingQueueRepository, MemoryRow } from '@ams/db';
+import { LeaseLoop } from '@ams/jobs';
 import { BatchResult, embedBatch, IngestionDeps } from './embed-batch';
 
 export interface WorkerSettings {
@@ -25,6 +25,12 @@ export interface WorkerCounters {
 }
 
 /**
+ * A retry is woken this long after its retry time: the claim judges it due by the database's
+ * clock, and a timer may fire a millisecond early.
+ */
+const RETRY_WAKE_MARGIN_MS = 10;
+
+/**
  * Turns pending memories into embedded ones; the same code runs as the embedding-worker process
  * (woken by `embedding` queue jobs) and inside the API in embedded mode (woken in-process).
  *
@@ -34,34 +40,52 @@ export interface WorkerCounters {
  * announced: memories whose job a flushed or restarted Redis lost, retries whose backoff is over,
  * and claims of a worker that died (no heartbeat for `stuckAfterMs`). Claims are fenced by their
  * attempt count, so several workers never both store a result for one memory.
+ *
+ * The claiming, slots, sweep, heartbeat and drain are the shared lease loop's; a unit of work is
+ * one batch. Retries and their backoff are per memory, in its row (embedBatch sets them).
  */
 export class EmbeddingWorker {
   readonly counters: WorkerCounters = { batches: 0, ready: 0, duplicates: 0, failed: 0, retrying: 0, lost: 0, released: 0 };
-  private readonly inflight = new Map<number, { rows: MemoryRow[]; task: Promise<void> }>();
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private batchSeq = 0;
-  private flushTimer?: NodeJS.Timeout;
-  private sweepTimer?: NodeJS.Timeout;
-  private heartbeatTimer?: NodeJS.Timeout;
-  private readonly drainer = new SingleFlight(() => this.drainPass());
-  private stopped = false;
-  private lastBatchEnd = 0;
+  private readonly loop: LeaseLoop<MemoryRow[]>;
 
   constructor(
     private readonly deps: IngestionDeps,
     private readonly settings: WorkerSettings,
     private readonly onBatch?: (result: BatchResult) => void,
-  ) {}
+  ) {
+    this.loop = new LeaseLoop<MemoryRow[]>(
+      {
+        claim: (n) => this.claim(n),
+        run: (rows) => this.embed(rows),
+        release: (batches) => embeddingQueueRepository.release(deps.db, batches.flat()),
+        heartbeat: (batches) => embeddingQueueRepository.heartbeat(deps.db, batches.flat()),
+        beforeSweep: () => this.failAbandoned(),
+      },
+      {
+        name: 'embedding',
+        concurrency: settings.concurrency,
+        // One batch per claim, started at once, while slots are free.
+        claimLimit: 1,
+        batchWaitMs: settings.batchWaitMs,
+        // After each batch, claim again (unless a flush will): a claim costs little next to a batch.
+        drainAfterEach: true,
+        sweepIntervalMs: settings.reconcileIntervalMs,
+        // Long batches keep their claims: the rows' stuck deadline moves while this worker lives.
+        heartbeatMs: Math.max(250, Math.floor(settings.stuckAfterMs / 3)),
+        releaseFailedHint: 'they are retried when they go stale',
+      },
+      deps.logger,
+    );
+  }
 
+  /** Batches in the model now. */
   get inFlight(): number {
-    return this.inflight.size;
+    return this.loop.inFlight;
   }
 
   /** Sweeps at once (a restarted worker resumes where the dead one stopped), then on the interval. */
   start(): void {
-    this.sweepTimer = setInterval(() => void this.sweep(), this.settings.reconcileIntervalMs);
-    this.heartbeatTimer = setInterval(() => void this.heartbeat(), Math.max(250, Math.floor(this.settings.stuckAfterMs / 3)));
-    void this.sweep();
+    void this.loop.start();
   }
 
   /**
@@ -70,57 +94,41 @@ export class EmbeddingWorker {
    * batchWaitMs, with whatever else arrives meanwhile.
    */
   notify(): void {
-    if (this.stopped || this.flushTimer) return;
-    if (this.inflight.size === 0 && Date.now() - this.lastBatchEnd > this.settings.batchWaitMs) {
-      void this.drain();
-      return;
-    }
-    this.flushTimer = setTimeout(() => {
-      this.flushTimer = undefined;
-      void this.drain();
-    }, this.settings.batchWaitMs);
+    this.loop.notify();
   }
 
   /** The reconciler: ends memories whose every attempt died with its worker, then claims what is due. */
   async sweep(): Promise<void> {
-    if (this.stopped) return;
-    try {
-      const abandoned = await embeddingQueueRepository.failAbandoned(this.deps.db, this.settings.stuckAfterMs, this.deps.maxAttempts);
-      if (abandoned) this.deps.logger.warn('memories failed: their worker died on every attempt', { memories: abandoned });
-      await embeddingBatchesRepository.prune(this.deps.db);
-    } catch (err) {
-      this.deps.logger.warn('embedding sweep failed', { error: (err as Error).message });
-    }
-    await this.drain();
+    await this.loop.sweep();
   }
 
   /** Claims and starts batches while slots are free and work is waiting. Concurrent calls share one pass. */
-  drain(): Promise<void> {
-    return this.drainer.run();
+  async drain(): Promise<void> {
+    await this.loop.drain();
   }
 
-  private async drainPass(): Promise<boolean> {
-    while (!this.stopped && this.inflight.size < this.settings.concurrency) {
-      let rows: MemoryRow[];
-      try {
-        rows = await embeddingQueueRepository.claim(this.deps.db, {
-          limit: this.settings.batchSize,
-          stuckAfterMs: this.settings.stuckAfterMs,
-          maxAttempts: this.deps.maxAttempts,
-        });
-      } catch (err) {
-        this.deps.logger.warn('embedding claim failed; the next sweep tries again', { error: (err as Error).message });
-        return false;
-      }
-      if (rows.length === 0) break;
-      this.run(rows);
-    }
-    return !this.stopped;
+  /** Up to `n` batches, in one statement. */
+  private async claim(n: number): Promise<MemoryRow[][]> {
+    const { batchSize } = this.settings;
+    const rows = await embeddingQueueRepository.claim(this.deps.db, {
+      limit: n * batchSize,
+      stuckAfterMs: this.settings.stuckAfterMs,
+      maxAttempts: this.deps.maxAttempts,
+    });
+    const batches: MemoryRow[][] = [];
+    for (let i = 0; i < rows.length; i += batchSize) batches.push(rows.slice(i, i + batchSize));
+    return batches;
   }
 
-  private run(rows: MemoryRow[]): void {
-    const id = ++this.batchSeq;
-    const task = embedBatch(this.deps, rows)
+  private async failAbandoned(): Promise<void> {
+    const abandoned = await embeddingQueueRepository.failAbandoned(this.deps.db, this.settings.stuckAfterMs, this.deps.maxAttempts);
+    if (abandoned) this.deps.logger.warn('memories failed: their worker died on every attempt', { memories: abandoned });
+    await embeddingBatchesRepository.prune(this.deps.db);
+  }
+
+  /** One batch; never rejects. */
+  private embed(rows: MemoryRow[]): Promise<void> {
+    return embedBatch(this.deps, rows)
       .then((r) => this.settled(r))
       .catch(async (err: Error) => {
         // Typically the database failed mid-batch: hand the claims back at once (fenced, so a
@@ -130,14 +138,7 @@ export class EmbeddingWorker {
           () => false,
         );
         this.deps.logger.error('embedding batch crashed', { error: err.message, released, memory_ids: rows.map((r) => r.id) });
-      })
-      .finally(() => {
-        this.inflight.delete(id);
-        this.lastBatchEnd = Date.now();
-        // A pending flush claims what arrived during this batch together; else keep draining the backlog.
-        if (!this.stopped && !this.flushTimer) void this.drain();
       });
-    this.inflight.set(id, { rows, task });
   }
 
   private settled(r: BatchResult): void {
@@ -149,27 +150,7 @@ export class EmbeddingWorker {
     this.counters.lost += r.lost;
     this.onBatch?.(r);
     // Wake up for the retry rather than waiting for the next sweep.
-    if (r.retryAt && !this.stopped) this.wakeAt(r.retryAt);
-  }
-
-  private wakeAt(when: Date): void {
-    const timer = setTimeout(
-      () => {
-        this.timers.delete(timer);
-        void this.drain();
-      },
-      Math.max(0, when.getTime() - Date.now()) + 10,
-    );
-    timer.unref();
-    this.timers.add(timer);
-  }
-
-  /** Long batches keep their claims: the rows' stuck deadline moves while this worker lives. */
-  private async heartbeat(): Promise<void> {
-    const rows = [...this.inflight.values()].flatMap((b) => b.rows);
-    await embeddingQueueRepository.heartbeat(this.deps.db, rows).catch((err: Error) => {
-      this.deps.logger.warn('embedding heartbeat failed', { error: err.message });
-    });
+    if (r.retryAt) this.loop.wakeAt(new Date(r.retryAt.getTime() + RETRY_WAKE_MARGIN_MS));
   }
 
   /**
@@ -178,21 +159,9 @@ export class EmbeddingWorker {
    * the fence. The heartbeat runs until the end, so a long drain is not mistaken for a death.
    */
   async stop(drainMs = Number.POSITIVE_INFINITY): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.sweepTimer);
-    clearTimeout(this.flushTimer);
-    for (const t of this.timers) clearTimeout(t);
-    await this.drainer.current;
-    const drained = await allSettledWithin([...this.inflight.values()].map((b) => b.task), drainMs);
-    clearInterval(this.heartbeatTimer);
-    if (drained) return;
-    const rows = [...this.inflight.values()].flatMap((b) => b.rows);
-    try {
-      await embeddingQueueRepository.release(this.deps.db, rows);
-      this.counters.released += rows.length;
-      this.deps.logger.warn('released memories still embedding at shutdown', { memory_ids: rows.map((r) => r.id) });
-    } catch (err) {
-      this.deps.logger.warn('could not release embedding claims; they are retried when they go stale', { error: (err as Error).message });
-    }
+    const released = (await this.loop.stop(drainMs)).flat();
+    if (released.length === 0) return;
+    this.counters.released += released.length;
+    this.deps.logger.warn('released memories still embedding at shutdown', { memory_ids: released.map((r) => r.id) });
   }
 }

@@ -11,6 +11,8 @@ export interface LeasedWork<T> {
   release(units: T[]): Promise<void>;
   /** Housekeeping before a sweep claims (e.g. ending work whose every claimant died); failures are logged. */
   beforeSweep?(): Promise<void>;
+  /** Keeps the claims of long work alive (called every `heartbeatMs` while units are held); failures are logged. */
+  heartbeat?(units: T[]): Promise<void>;
 }
 
 export interface LeaseLoopSettings {
@@ -20,6 +22,23 @@ export interface LeaseLoopSettings {
   concurrency: number;
   /** `start` sweeps on this interval; without it, sweeps are called from outside. */
   sweepIntervalMs?: number;
+  /**
+   * Most units one claim asks for (default: every free slot). 1 starts each unit as soon as it is
+   * claimed, for work whose unit is itself a batch claimed in one statement.
+   */
+  claimLimit?: number;
+  /** `notify` while busy claims this much later, so work arriving meanwhile is claimed together (default 0). */
+  batchWaitMs?: number;
+  /**
+   * Drain whenever a unit finishes, not only when the last pass ran out of slots: picks up work that
+   * became due unannounced (a released claim, a retry its timer just missed) before the next sweep.
+   * For units whose claim is cheap next to their run (a batch).
+   */
+  drainAfterEach?: boolean;
+  /** From `start` until `stop` has drained, the work's `heartbeat` runs on this interval over the units held. */
+  heartbeatMs?: number;
+  /** The end of the log line when a release fails at shutdown (default 'they are retried when they lapse'). */
+  releaseFailedHint?: string;
 }
 
 /**
@@ -27,6 +46,8 @@ export interface LeaseLoopSettings {
  * while slots are free, runs each unit, keeps what is in flight, sweeps on a timer for work no
  * notification announced, and on shutdown drains, then releases what is still held. Concurrent
  * drains share one pass; a drain that stopped for want of slots resumes as a slot frees up.
+ * Optionally it beats a heartbeat over the claims it holds, and gathers notifications that arrive
+ * while it is busy into one later claim (`notify`, `batchWaitMs`).
  */
 export class LeaseLoop<T> {
   private readonly slots: Slots;
@@ -35,7 +56,11 @@ export class LeaseLoop<T> {
   private readonly pass = new SingleFlight(() => this.drainPass());
   private passClaims: T[] = [];
   private sweepTimer?: NodeJS.Timeout;
+  private heartbeatTimer?: NodeJS.Timeout;
+  private flushTimer?: NodeJS.Timeout;
   private seq = 0;
+  /** When the last unit finished (Date.now()); `notify` treats the loop as idle batchWaitMs after it. */
+  private lastRunEnd = 0;
   /** The last pass filled every slot: more may be due, so drain again when a slot frees up. */
   private backlog = false;
   private stopped = false;
@@ -64,7 +89,26 @@ export class LeaseLoop<T> {
   /** Sweeps at once (a restarted process resumes where a dead one stopped), then on the interval. */
   start(): Promise<T[]> {
     if (this.settings.sweepIntervalMs) this.sweepTimer = setInterval(() => void this.sweep(), this.settings.sweepIntervalMs);
+    if (this.settings.heartbeatMs && this.work.heartbeat) this.heartbeatTimer = setInterval(() => void this.heartbeat(), this.settings.heartbeatMs);
     return this.sweep();
+  }
+
+  /**
+   * Work has arrived (a notification only says so). Idle — nothing in flight, nothing finished
+   * within batchWaitMs — drain at once, since waiting would only delay it. Otherwise a burst is
+   * under way: drain batchWaitMs later, claiming together whatever arrives meanwhile.
+   */
+  notify(): void {
+    if (this.stopped || this.flushTimer) return;
+    const waitMs = this.settings.batchWaitMs ?? 0;
+    if (this.inflight.size === 0 && Date.now() - this.lastRunEnd > waitMs) {
+      void this.drain();
+      return;
+    }
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = undefined;
+      void this.drain();
+    }, waitMs);
   }
 
   /** Housekeeping, then a drain: resolves with the units this drain claimed. */
@@ -123,7 +167,7 @@ export class LeaseLoop<T> {
     const claims = this.passClaims;
     for (;;) {
       if (this.stopped) return false;
-      const wanted = this.slots.takeUpTo(this.settings.concurrency);
+      const wanted = this.slots.takeUpTo(Math.min(this.settings.claimLimit ?? this.settings.concurrency, this.settings.concurrency));
       if (wanted === 0) {
         this.backlog = true;
         return false;
@@ -157,28 +201,44 @@ export class LeaseLoop<T> {
       .finally(() => {
         this.inflight.delete(id);
         this.slots.release();
-        if (this.backlog && !this.stopped) void this.drain();
+        this.lastRunEnd = Date.now();
+        // A pending flush claims the backlog together with what arrived meanwhile.
+        if ((this.backlog || this.settings.drainAfterEach) && !this.stopped && !this.flushTimer) void this.drain();
       });
     this.inflight.set(id, { unit, task });
     return task;
   }
 
+  private async heartbeat(): Promise<void> {
+    const held = this.held();
+    if (held.length === 0 || !this.work.heartbeat) return;
+    await this.work.heartbeat(held).catch((err: Error) => {
+      this.logger.warn(`${this.settings.name} heartbeat failed`, { error: err.message });
+    });
+  }
+
   /**
    * Claims nothing new and waits up to `drainMs` for the work in flight; the units still held after
    * that are released (a late outcome is the work's to discard, by its claim's fence) and returned.
+   * The heartbeat beats until the drain ends, so a long drain is not mistaken for a death.
    */
   async stop(drainMs = Number.POSITIVE_INFINITY): Promise<T[]> {
     this.stopped = true;
     clearInterval(this.sweepTimer);
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     await this.pass.current;
-    if (await allSettledWithin([...this.inflight.values()].map((f) => f.task), drainMs)) return [];
+    const drained = await allSettledWithin([...this.inflight.values()].map((f) => f.task), drainMs);
+    clearInterval(this.heartbeatTimer);
+    if (drained) return [];
     const held = this.held();
     try {
       await this.work.release(held);
     } catch (err) {
-      this.logger.warn(`could not release ${this.settings.name} claims; they are retried when they lapse`, { error: (err as Error).message });
+      const hint = this.settings.releaseFailedHint ?? 'they are retried when they lapse';
+      this.logger.warn(`could not release ${this.settings.name} claims; ${hint}`, { error: (err as Error).message });
       return [];
     }
     return held;

@@ -60,6 +60,7 @@ runService(SHUTDOWN_GRACE_MS, async () => {
     readRouting,
   };
   const app = createApp(ctx);
+  ctx.imports?.startSweeping();
   const server = createHttpServer(app).listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

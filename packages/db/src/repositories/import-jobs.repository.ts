@@ -90,4 +90,17 @@ export const importJobsRepository = {
       .where('heartbeat_at', '<', cutoff)
       .update({ status: 'failed', failure, finished_at: db.fn.now(), updated_at: db.fn.now() });
   },
+
+  /**
+   * failIfStale for every account at once, except the jobs `except` names (the sweeping process's
+   * own): the sweep of jobs whose process died spans accounts on purpose. Returns the jobs failed.
+   */
+  async failAllStale(db: Knex, cutoff: Date, failure: string, except: string[]): Promise<Array<{ account_id: string; id: string }>> {
+    return db('import_jobs')
+      .where('status', 'running')
+      .where('heartbeat_at', '<', cutoff)
+      .whereNotIn('id', except)
+      .update({ status: 'failed', failure, finished_at: db.fn.now(), updated_at: db.fn.now() })
+      .returning(['account_id', 'id']);
+  },
 };

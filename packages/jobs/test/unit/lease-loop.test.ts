@@ -1,11 +1,16 @@
 import type { Logger } from '@ams/core';
-import { LeasedWork, LeaseLoop } from '../../src/lease-loop';
+import { LeasedWork, LeaseLoop, LeaseLoopSettings } from '../../src/lease-loop';
 
 /** A table of due work in memory: each unit runs until the test finishes (or fails) it. */
 class Table implements LeasedWork<string> {
   due: string[] = [];
   claims: number[] = [];
+  /** How many units had started when each claim was made. */
+  startedAtClaim: number[] = [];
   started: string[] = [];
+  heartbeats: string[][] = [];
+  failHeartbeat = false;
+  failRelease = false;
   released: string[][] = [];
   sweeps = 0;
   failClaims = 0;
@@ -14,6 +19,7 @@ class Table implements LeasedWork<string> {
 
   async claim(n: number): Promise<string[]> {
     this.claims.push(n);
+    this.startedAtClaim.push(this.started.length);
     if (this.failClaims > 0) {
       this.failClaims--;
       throw new Error('database down');
@@ -27,7 +33,13 @@ class Table implements LeasedWork<string> {
   }
 
   async release(units: string[]): Promise<void> {
+    if (this.failRelease) throw new Error('database down');
     this.released.push(units);
+  }
+
+  async heartbeat(units: string[]): Promise<void> {
+    this.heartbeats.push(units);
+    if (this.failHeartbeat) throw new Error('database down');
   }
 
   async beforeSweep(): Promise<void> {
@@ -56,7 +68,7 @@ describe('LeaseLoop', () => {
   let table: Table;
   let log: ReturnType<typeof recordingLogger>;
   let loop: LeaseLoop<string>;
-  const make = (settings: { concurrency: number; sweepIntervalMs?: number }) => new LeaseLoop(table, { name: 'test', ...settings }, log.logger);
+  const make = (settings: Omit<LeaseLoopSettings, 'name'>) => new LeaseLoop(table, { name: 'test', ...settings }, log.logger);
 
   beforeEach(() => {
     jest.useFakeTimers();
@@ -195,5 +207,171 @@ describe('LeaseLoop', () => {
     await jest.advanceTimersByTimeAsync(2_000);
     expect(await stopped).toEqual(['a', 'c']);
     expect(table.released).toEqual([['a', 'c']]);
+  });
+
+  describe('claimLimit: one claim per unit, for units that are batches', () => {
+    it('claims one unit at a time and starts each before the next claim, while slots are free', async () => {
+      loop = make({ concurrency: 3, claimLimit: 1 });
+      table.due = ['a', 'b'];
+      expect(await loop.drain()).toEqual(['a', 'b']);
+      expect(table.claims).toEqual([1, 1, 1]);
+      expect(table.startedAtClaim).toEqual([0, 1, 2]);
+    });
+
+    it('stops at its slots and takes up the backlog one claim at a time as units finish', async () => {
+      loop = make({ concurrency: 2, claimLimit: 1 });
+      table.due = ['a', 'b', 'c'];
+      await loop.drain();
+      expect(table.claims).toEqual([1, 1]);
+      table.finish('a');
+      await settle();
+      expect(table.started).toEqual(['a', 'b', 'c']);
+      expect(table.claims).toEqual([1, 1, 1]);
+    });
+  });
+
+  describe('notify and batchWaitMs: notifications during a burst share one later claim', () => {
+    it('drains at once when idle', async () => {
+      loop = make({ concurrency: 2, batchWaitMs: 50 });
+      table.due = ['a'];
+      loop.notify();
+      await settle();
+      expect(table.started).toEqual(['a']);
+    });
+
+    it('while work is in flight, claims once batchWaitMs after the first notification, whatever came meanwhile', async () => {
+      loop = make({ concurrency: 2, batchWaitMs: 50 });
+      table.due = ['a'];
+      await loop.drain();
+      table.due = ['b'];
+      loop.notify();
+      await jest.advanceTimersByTimeAsync(30);
+      table.due.push('c');
+      loop.notify();
+      await jest.advanceTimersByTimeAsync(19);
+      expect(table.claims).toEqual([2]);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(table.claims).toEqual([2, 1]);
+      expect(table.started).toEqual(['a', 'b']);
+    });
+
+    it('counts a unit finished within batchWaitMs as busy, and one finished longer ago as idle', async () => {
+      loop = make({ concurrency: 2, batchWaitMs: 50 });
+      table.due = ['a'];
+      await loop.drain();
+      table.finish('a');
+      await settle();
+      table.due = ['b'];
+      loop.notify();
+      await jest.advanceTimersByTimeAsync(49);
+      expect(table.started).toEqual(['a']);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(table.started).toEqual(['a', 'b']);
+      table.finish('b');
+      await jest.advanceTimersByTimeAsync(51);
+      table.due = ['c'];
+      loop.notify();
+      await settle();
+      expect(table.started).toEqual(['a', 'b', 'c']);
+    });
+
+    it('leaves the backlog to a pending flush when a unit finishes, so it is claimed with what arrived', async () => {
+      loop = make({ concurrency: 1, claimLimit: 1, batchWaitMs: 50 });
+      table.due = ['a', 'b'];
+      await loop.drain();
+      loop.notify();
+      table.finish('a');
+      await settle();
+      expect(table.started).toEqual(['a']);
+      await jest.advanceTimersByTimeAsync(50);
+      expect(table.started).toEqual(['a', 'b']);
+    });
+
+    it('with drainAfterEach, a finished unit claims what became due unannounced; without it, that waits for a sweep', async () => {
+      loop = make({ concurrency: 2 });
+      table.due = ['a'];
+      await loop.drain();
+      table.due = ['b'];
+      table.finish('a');
+      await settle();
+      expect(table.started).toEqual(['a']);
+      await loop.stop();
+      loop = make({ concurrency: 2, drainAfterEach: true });
+      table.due = ['c'];
+      await loop.drain();
+      table.due = ['d'];
+      table.finish('c');
+      await settle();
+      expect(table.started).toEqual(['a', 'c', 'd']);
+    });
+
+    it('on stop, a pending flush claims nothing', async () => {
+      loop = make({ concurrency: 2, batchWaitMs: 50 });
+      table.due = ['a'];
+      await loop.drain();
+      loop.notify();
+      table.due = ['b'];
+      const stopped = loop.stop(0);
+      await settle();
+      await stopped;
+      expect(jest.getTimerCount()).toBe(0);
+      await jest.advanceTimersByTimeAsync(100);
+      expect(table.claims).toEqual([2]);
+      loop.notify();
+      await jest.advanceTimersByTimeAsync(100);
+      expect(table.claims).toEqual([2]);
+    });
+  });
+
+  describe('heartbeatMs: the claims held are kept alive', () => {
+    it('beats over the units held on its interval, skips a beat when none is held, and logs a failed beat', async () => {
+      loop = make({ concurrency: 2, heartbeatMs: 100 });
+      table.due = ['a', 'b'];
+      await loop.start();
+      await jest.advanceTimersByTimeAsync(100);
+      expect(table.heartbeats).toEqual([['a', 'b']]);
+      table.finish('a');
+      table.failHeartbeat = true;
+      await jest.advanceTimersByTimeAsync(100);
+      expect(table.heartbeats).toEqual([['a', 'b'], ['b']]);
+      expect(log.lines).toContainEqual(['warn', 'test heartbeat failed']);
+      table.finish('b');
+      await jest.advanceTimersByTimeAsync(300);
+      expect(table.heartbeats).toHaveLength(2);
+    });
+
+    it('beats through the drain at shutdown, and not for the claims it released after it', async () => {
+      loop = make({ concurrency: 1, heartbeatMs: 100 });
+      table.due = ['a'];
+      await loop.start();
+      const stopped = loop.stop(250);
+      await jest.advanceTimersByTimeAsync(250);
+      expect(await stopped).toEqual(['a']);
+      expect(table.heartbeats).toEqual([['a'], ['a']]);
+      await jest.advanceTimersByTimeAsync(500);
+      expect(table.heartbeats).toHaveLength(2);
+    });
+  });
+
+  it('logs a failed release at shutdown with its hint, and returns nothing released', async () => {
+    loop = make({ concurrency: 1, releaseFailedHint: 'they go stale' });
+    table.due = ['a'];
+    await loop.drain();
+    table.failRelease = true;
+    const stopped = loop.stop(100);
+    await jest.advanceTimersByTimeAsync(100);
+    expect(await stopped).toEqual([]);
+    expect(log.lines).toContainEqual(['warn', 'could not release test claims; they go stale']);
+  });
+
+  it('without a hint, a failed release says the claims lapse', async () => {
+    loop = make({ concurrency: 1 });
+    table.due = ['a'];
+    await loop.drain();
+    table.failRelease = true;
+    const stopped = loop.stop(100);
+    await jest.advanceTimersByTimeAsync(100);
+    expect(await stopped).toEqual([]);
+    expect(log.lines).toContainEqual(['warn', 'could not release test claims; they are retried when they lapse']);
   });
 });

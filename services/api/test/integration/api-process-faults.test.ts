@@ -137,6 +137,8 @@ describe('API processes under faults', () => {
     expect(row.records_stored).toBeLessThan(total);
     expect(await stored()).toBe(row.records_stored);
     const second = await startApi(env);
+    // Nobody reads the job: the restarted API's sweep fails it once its heartbeat is stale.
+    await waitFor(async () => (await t.ctx.db.knex('import_jobs').where({ id }).first()).status === 'failed', 30_000, 'the sweep fails the job');
     let failed: Job | undefined;
     await waitFor(async () => (failed = await job(second.base, id)).status === 'failed', 30_000, 'the job reads failed');
     expect(failed!.records).toEqual({ read: row.records_read, stored: row.records_stored, skipped: 0, failed: 0 });

@@ -54,10 +54,13 @@ export function presentImportJob(row: ImportJobRow) {
  * This process's import jobs: the upload is spooled to a private temporary file, the job row is
  * created, and the file is imported in the background (runImport). The job's heartbeat says the
  * process is alive; a running job without one for IMPORT_STALE_AFTER_MS is reported failed with
- * the counts of its last committed batch (exact: rows and counters commit together).
+ * the counts of its last committed batch (exact: rows and counters commit together): on the first
+ * GET after that, or by the sweep (`startSweeping`), whichever comes first.
  */
 export class ImportJobs implements ImportJobsPort {
   private readonly running = new Map<string, { stop: AbortController; done: Promise<void> }>();
+  private sweeper?: NodeJS.Timeout;
+  private sweep?: Promise<void>;
 
   constructor(private readonly ctx: AppContext) {}
 
@@ -124,8 +127,42 @@ export class ImportJobs implements ImportJobsPort {
     return job;
   }
 
+  /**
+   * A process that dies mid-import leaves its job running: fail such jobs at once (a restart
+   * ends what the dead process left, once stale) and then every IMPORT_STALE_AFTER_MS, so a dead
+   * job reads failed within twice that without anyone reading it. Every API process sweeps; the
+   * update is idempotent, and this process's own jobs are left to it.
+   */
+  startSweeping(): void {
+    if (this.sweeper) return;
+    // One sweep at a time; close waits for the one under way.
+    const run = () => {
+      this.sweep ??= this.sweepOnce().finally(() => (this.sweep = undefined));
+    };
+    this.sweeper = setInterval(run, this.ctx.config.importStaleAfterMs);
+    this.sweeper.unref();
+    run();
+  }
+
+  private async sweepOnce(): Promise<void> {
+    try {
+      await this.failStale();
+    } catch (err) {
+      this.ctx.logger.warn('import job sweep failed; the next one tries again', { error: (err as Error).message });
+    }
+  }
+
+  async failStale(): Promise<string[]> {
+    const cutoff = new Date(Date.now() - this.ctx.config.importStaleAfterMs);
+    const failed = (await importJobsRepository.failAllStale(this.ctx.db.knex, cutoff, STOPPED, [...this.running.keys()])).map((j) => j.id);
+    if (failed.length) this.ctx.logger.warn('import jobs failed: their process stopped mid-import', { import_jobs: failed });
+    return failed;
+  }
+
   /** Stops every running job after the batch it is writing; they end failed with exact counts. */
   async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    await this.sweep;
     for (const { stop } of this.running.values()) stop.abort(new Error('stopping'));
     await Promise.all([...this.running.values()].map((r) => r.done));
   }

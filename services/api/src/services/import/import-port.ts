@@ -11,6 +11,10 @@ export interface ImportOptions {
 export interface ImportJobsPort {
   start(accountId: string, body: Readable, q: ImportOptions): Promise<ImportJobRow>;
   get(accountId: string, id: string): Promise<ImportJobRow>;
+  /** Runs failStale now, then every IMPORT_STALE_AFTER_MS until close: a dead process's job reads failed with no GET. */
+  startSweeping(): void;
+  /** Fails the running jobs, of any account, whose process stopped (no heartbeat); answers their ids. */
+  failStale(): Promise<string[]>;
   /** Stops every running job after the batch it is writing. */
   close(): Promise<void>;
   /** Resolves when the job has ended in this process. */
