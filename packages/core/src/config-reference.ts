@@ -26,7 +26,7 @@ export const CONFIG_MEANINGS: Readonly<Record<string, { meaning: string; default
   RATE_LIMIT_PER_MINUTE: { meaning: 'requests per API key per minute' },
   UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: { meaning: 'requests per minute per IP without a valid key' },
   REGISTER_RATE_LIMIT_PER_MINUTE: { meaning: 'registrations per minute per IP' },
-  IMPORT_STALE_AFTER_MS: { meaning: 'a running import job without a heartbeat this long reads `failed` ([Import jobs](#import-jobs))' },
+  IMPORT_STALE_AFTER_MS: { meaning: 'a running import job without a heartbeat this long is failed by the next sweep ([Import jobs](#import-jobs))' },
   IMPORT_MAX_BYTES: { meaning: 'the largest import upload accepted; a larger one is refused with 413 before any job starts, and the part received is deleted ([Import jobs](#import-jobs))', default: '`1073741824` (1 GiB)' },
   API_KEY_CACHE_MS: { meaning: "how long a process reuses a key's row; a key revoked through another process stops within this; `0`: read on every request" },
   MAX_IN_FLIGHT_REQUESTS: { meaning: 'requests handled at once per API process; `0`: no bound ([Overload](#overload))', default: 'CPU cores, at least 2' },
