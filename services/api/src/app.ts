@@ -28,8 +28,9 @@ import { entityGraphRouter } from './routes/entity-graph/entity-graph.router';
 import { entitiesRouter } from './routes/entities/entities.router';
 import { exportRouter } from './routes/export/export.router';
 import { healthRouter } from './routes/health/health.router';
+import { importRecordRules } from './routes/import/import-record-rules';
 import { importRouter } from './routes/import/import.router';
-import { ImportJobs } from './services/import/import-jobs';
+import { ImportJobs } from '@ams/portability';
 import { ingestionRouter } from './routes/ingestion/ingestion.router';
 import { memoriesRouter } from './routes/memories/memories.router';
 import { metricsRouter } from './routes/metrics/metrics.router';
@@ -56,7 +57,7 @@ export function createApp(ctx: AppContext): Express {
 
   const limits = { redis: ctx.redis, keyPrefix: ctx.config.redisKeyPrefix, logger: ctx.logger };
   ctx.metrics ??= apiMetrics(ctx.db.knex);
-  ctx.imports ??= new ImportJobs(ctx);
+  ctx.imports ??= new ImportJobs(ctx, importRecordRules);
   app.use(requestMetrics(ctx.metrics), requestId, requestLogger(ctx.logger), limitHeaderCount);
   // app.locals.load: what the process carries now (tests and diagnostics read it).
   app.locals.load = new LoadGauge(ctx);

@@ -12,7 +12,7 @@ import { connectRedis } from './lib/redis';
 import { createWebhookDispatch } from './lib/webhook-dispatch';
 import { apiMetrics } from './lib/api-metrics';
 import { createIngestion } from './lib/ingestion';
-import { bootstrapAdminKey } from './services/accounts.service';
+import { bootstrapAdminKey } from '@ams/accounts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 

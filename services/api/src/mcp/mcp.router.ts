@@ -5,7 +5,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ListToolsRequestSchema, CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError, ErrorDetail, isApiError, VERSION } from '@ams/core';
 import type { AppContext, AuthContext } from '../context';
-import { hasScope } from '../lib/scopes';
+import { hasScope } from '@ams/accounts';
 import { toJsonSchema } from '../openapi/json-schema';
 import { json, RouteDoc, RouteDocs } from '../openapi/route-docs';
 import { validate } from '../validation/validate';

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { ApiError } from '@ams/core';
 import type { AppContext } from '../context';
-import { authenticateApiKey } from '../services/api-keys.service';
+import { authenticateApiKey } from '@ams/accounts';
 
 function presentedKey(authorization: string | undefined, xApiKey: string | undefined): string | undefined {
   if (xApiKey) return xApiKey.trim();

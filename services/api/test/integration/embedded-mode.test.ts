@@ -1,5 +1,5 @@
 import { createPgliteDatabase, migrateLatest, pendingMigrations } from '@ams/db';
-import { bootstrapAdminKey } from '../../src/services/accounts.service';
+import { bootstrapAdminKey } from '@ams/accounts';
 import { createIngestion } from '../../src/lib/ingestion';
 import { bearer, createTestApp, waitFor } from '@ams/testing';
 

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { AppContext } from '../../context';
 import { requireScope } from '../../middleware/require-scope';
-import { agentStats, createAgent, deleteAgent, getAgent, listAgents, patchAgent } from '../../services/agents.service';
+import { agentStats, createAgent, deleteAgent, getAgent, listAgents, patchAgent } from '@ams/accounts';
 import { listResponse } from '../../validation/common.schemas';
 import { pathId } from '../../validation/path-params';
 import { validate } from '../../validation/validate';

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { AppContext } from '../../context';
 import { requireScope } from '../../middleware/require-scope';
-import { createApiKey, listApiKeys, presentApiKey, revokeApiKey } from '../../services/api-keys.service';
+import { createApiKey, listApiKeys, presentApiKey, revokeApiKey } from '@ams/accounts';
 import { listResponse } from '../../validation/common.schemas';
 import { pathId } from '../../validation/path-params';
 import { validate } from '../../validation/validate';

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { SCOPES, Scope } from '../../lib/scopes';
+import { SCOPES, Scope } from '@ams/accounts';
 import { isoDate, pagination, uuid } from '../../validation/common.schemas';
 import type { Cursor } from '@ams/db';
 

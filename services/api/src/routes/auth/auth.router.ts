@@ -1,6 +1,6 @@
 import { Router, RequestHandler } from 'express';
 import type { AppContext } from '../../context';
-import { registerAccount } from '../../services/accounts.service';
+import { registerAccount } from '@ams/accounts';
 import { validate } from '../../validation/validate';
 import { registerBody, RegisterBody } from './auth.schemas';
 

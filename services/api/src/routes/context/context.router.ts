@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { AppContext } from '../../context';
 import { requestResources } from '../../memory-deps';
 import { requireScope } from '../../middleware/require-scope';
-import { buildContext } from '../../services/context.service';
+import { buildContext } from '@ams/knowledge';
 import { validate } from '../../validation/validate';
 import { buildContextBody, BuildContextBody } from './context.schemas';
 

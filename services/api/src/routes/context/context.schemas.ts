@@ -2,7 +2,7 @@ import Joi from 'joi';
 import { SEARCH_MODES } from '@ams/memories';
 import { nonBlank, unitInterval, uuid } from '../../validation/common.schemas';
 import { agentRef } from '../memories/memories.schemas';
-import type { BuildContextInput } from '../../services/context.service';
+import type { BuildContextInput } from '@ams/knowledge';
 
 export const CONTEXT_LIMIT_MAX = 50;
 

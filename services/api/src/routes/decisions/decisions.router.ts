@@ -10,7 +10,7 @@ import {
   listDecisions,
   patchDecision,
   supersedeDecision,
-} from '../../services/decisions.service';
+} from '@ams/knowledge';
 import { listResponse } from '../../validation/common.schemas';
 import { pathId } from '../../validation/path-params';
 import { validate } from '../../validation/validate';

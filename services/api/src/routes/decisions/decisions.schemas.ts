@@ -3,7 +3,7 @@ import type { Cursor, DecisionStatus } from '@ams/db';
 import { metadata, nonBlank, pagination, tags, uuid } from '../../validation/common.schemas';
 import { agentRef } from '../memories/memories.schemas';
 import { slug } from '../projects/projects.schemas';
-import type { CreateDecisionInput, PatchDecisionInput, SupersedeInput } from '../../services/decisions.service';
+import type { CreateDecisionInput, PatchDecisionInput, SupersedeInput } from '@ams/knowledge';
 
 export const DECISION_STATUSES = ['active', 'superseded', 'reverted', 'experimental'] as const;
 

@@ -1,9 +1,10 @@
 import { Router } from 'express';
 import type { AppContext } from '../../context';
 import { requireScope } from '../../middleware/require-scope';
-import { embed } from '../../services/embed.service';
+import { embed } from '@ams/vectors';
 import { validate } from '../../validation/validate';
-import { embedBody, EmbedBody } from './embed.schemas';
+import { embedBody } from './embed.schemas';
+import type { EmbedBody } from '@ams/vectors';
 
 /** Embedding changes no data: read scope, like search. */
 export function embedRouter(ctx: AppContext): Router {

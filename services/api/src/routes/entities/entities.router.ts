@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { AppContext } from '../../context';
 import { requireScope } from '../../middleware/require-scope';
-import { createEntity, deleteEntity, getEntity, linkEntity, listEntities, patchEntity } from '../../services/entities.service';
+import { createEntity, deleteEntity, getEntity, linkEntity, listEntities, patchEntity } from '@ams/entities';
 import { listResponse } from '../../validation/common.schemas';
 import { pathId } from '../../validation/path-params';
 import { validate } from '../../validation/validate';

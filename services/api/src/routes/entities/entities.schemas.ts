@@ -2,7 +2,7 @@ import Joi from 'joi';
 import type { Cursor } from '@ams/db';
 import { ENTITY_TYPES, normalizeEntityType } from '@ams/text';
 import { metadata, nonBlank, pagination, unitInterval, uuid } from '../../validation/common.schemas';
-import type { CreateEntityInput, PatchEntityInput, LinkInput } from '../../services/entities.service';
+import type { CreateEntityInput, PatchEntityInput, LinkInput } from '@ams/entities';
 
 /** One of the twelve types, case-insensitive; `place` is accepted for `location`. */
 const entityType = Joi.string()

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { AppContext } from '../../context';
 import { requireScope } from '../../middleware/require-scope';
-import { entityGraph, entityNeighbourhood } from '../../services/entity-graph.service';
+import { entityGraph, entityNeighbourhood } from '@ams/entities';
 import { pathId } from '../../validation/path-params';
 import { validate } from '../../validation/validate';
 import { neighbourhoodQuery, NeighbourhoodQuery } from './entity-graph.schemas';

@@ -1,8 +1,8 @@
 import { Router, Response } from 'express';
 import type { AppContext } from '../../context';
 import { requireScope } from '../../middleware/require-scope';
-import { exportRecords } from '../../services/export/export.service';
-import { markdownHeader, markdownMemory } from '../../services/export/markdown';
+import { exportRecords } from '@ams/portability';
+import { markdownHeader, markdownMemory } from '@ams/portability';
 import { validate } from '../../validation/validate';
 import { ExportQuery, exportQuery } from './export.schemas';
 

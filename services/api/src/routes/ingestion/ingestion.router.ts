@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { AppContext } from '../../context';
 import { requireScope } from '../../middleware/require-scope';
-import { ingestionStatus } from '../../services/ingestion-status.service';
+import { ingestionStatus } from '@ams/vectors';
 
 /** Embedding backlog and rate (read scope): what the console's operations page shows. */
 export function ingestionRouter(ctx: AppContext): Router {

@@ -3,7 +3,7 @@ import { createMemoryAsync, memoryStatus, retryEmbedding } from '@ams/memories';
 import type { AppContext } from '../../context';
 import { memoryDeps } from '../../memory-deps';
 import { requireScope } from '../../middleware/require-scope';
-import { assertWebhookTarget } from '../../services/webhook-target';
+import { assertWebhookTarget } from '@ams/webhooks';
 import { pathId } from '../../validation/path-params';
 import { validate } from '../../validation/validate';
 import { createMemoryV2Body, CreateMemoryV2Body } from './memories.schemas';

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { AppContext } from '../../context';
 import { requireScope } from '../../middleware/require-scope';
-import { assertOperator } from '../../services/accounts.service';
+import { assertOperator } from '@ams/accounts';
 
 /**
  * Prometheus text of this API process (ctx.metrics: requests, searches, the embedding queue, the

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { AppContext } from '../../context';
 import { requireScope } from '../../middleware/require-scope';
-import { suggestPatterns } from '../../services/pattern-suggestions.service';
+import { suggestPatterns } from '@ams/knowledge';
 import { validate } from '../../validation/validate';
 import { suggestPatternsQuery, SuggestPatternsQuery } from './pattern-suggestions.schemas';
 

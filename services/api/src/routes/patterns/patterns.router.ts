@@ -11,7 +11,7 @@ import {
   patchPattern,
   searchPatterns,
   unadoptPattern,
-} from '../../services/patterns.service';
+} from '@ams/knowledge';
 import { listResponse } from '../../validation/common.schemas';
 import { pathId } from '../../validation/path-params';
 import { validate } from '../../validation/validate';

@@ -9,7 +9,7 @@ import {
   projectDependents,
   relatedProjects,
   sharedPatterns,
-} from '../../services/project-relationships.service';
+} from '@ams/knowledge';
 import { validate } from '../../validation/validate';
 import { SLUG } from '../projects/projects.schemas';
 import {

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { ApiError } from '@ams/core';
 import type { AppContext } from '../../context';
 import { requireScope } from '../../middleware/require-scope';
-import { createProject, deleteProject, getProject, listProjects, patchProject, projectContext } from '../../services/projects.service';
+import { createProject, deleteProject, getProject, listProjects, patchProject, projectContext } from '@ams/knowledge';
 import { listResponse } from '../../validation/common.schemas';
 import { pathId } from '../../validation/path-params';
 import { validate } from '../../validation/validate';

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { AppContext } from '../../context';
 import { requireScope } from '../../middleware/require-scope';
-import { quota, RateWindow } from '../../services/quota.service';
+import { quota, RateWindow } from '@ams/accounts';
 
 export function quotaRouter(ctx: AppContext): Router {
   const router = Router();

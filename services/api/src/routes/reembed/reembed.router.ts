@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { AppContext } from '../../context';
 import { requireScope } from '../../middleware/require-scope';
-import { reembedStatus, startReembed } from '../../services/reembed.service';
+import { reembedStatus, startReembed } from '@ams/vectors';
 import { validate } from '../../validation/validate';
 import { StartReembedBody, startReembedBody } from './reembed.schemas';
 

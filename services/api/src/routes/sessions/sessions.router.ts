@@ -9,7 +9,7 @@ import {
   getSession,
   listSessions,
   summarizeSession,
-} from '../../services/sessions.service';
+} from '@ams/knowledge';
 import { listResponse } from '../../validation/common.schemas';
 import { pathId } from '../../validation/path-params';
 import { validate } from '../../validation/validate';

@@ -2,7 +2,7 @@ import Joi from 'joi';
 import type { Cursor } from '@ams/db';
 import { metadata, pagination } from '../../validation/common.schemas';
 import { agentRef } from '../memories/memories.schemas';
-import type { CreateSessionInput, EndSessionInput } from '../../services/sessions.service';
+import type { CreateSessionInput, EndSessionInput } from '@ams/knowledge';
 
 export type CreateSessionBody = CreateSessionInput;
 

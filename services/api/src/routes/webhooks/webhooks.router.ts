@@ -9,7 +9,7 @@ import {
   listWebhooks,
   patchWebhook,
   retryDelivery,
-} from '../../services/webhooks.service';
+} from '@ams/webhooks';
 import { listResponse } from '../../validation/common.schemas';
 import { pathId } from '../../validation/path-params';
 import { validate } from '../../validation/validate';

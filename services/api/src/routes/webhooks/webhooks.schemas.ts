@@ -2,7 +2,7 @@ import Joi from 'joi';
 import type { Cursor } from '@ams/db';
 import { EVENT_TYPES } from '@ams/memories';
 import { pagination } from '../../validation/common.schemas';
-import type { WebhookInput } from '../../services/webhooks.service';
+import type { WebhookInput } from '@ams/webhooks';
 
 const url = Joi.string()
   .max(2_048)

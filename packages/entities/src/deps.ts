@@ -1,0 +1,10 @@
+import type { Database } from '@ams/db';
+import type { Caller } from '@ams/memories';
+
+/** Who is asking: an account, and the agent its key is bound to. */
+export type AuthContext = Caller;
+
+/** The process's resources these rules use (the API's context satisfies it). */
+export interface AppContext {
+  db: Database;
+}

@@ -1,0 +1,145 @@
+import { ApiError, toIso } from '@ams/core';
+import { PageParams, PatternRow, patternsRepository, projectsRepository } from '@ams/db';
+import { embedText } from '@ams/embeddings';
+import type { AppContext, AuthContext } from './deps';
+import { projectForWrite } from './projects.service';
+import { similarityScore } from './similarity-score';
+
+/** Validated input (the route schema types its body with it). */
+export interface CreatePatternInput {
+  title: string;
+  description: string;
+  scope: 'global' | 'project';
+  category?: string;
+  tags: string[];
+  example_code?: string;
+  source_project?: string;
+  metadata: Record<string, unknown>;
+}
+
+export type PatchPatternInput = Partial<Omit<CreatePatternInput, 'source_project'>>;
+
+export function presentPattern(row: PatternRow) {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    scope: row.scope,
+    category: row.category,
+    tags: row.tags,
+    example_code: row.example_code,
+    source_project_id: row.source_project_id,
+    source_project_slug: row.source_project_slug,
+    metadata: row.metadata,
+    adoption_count: row.adoption_count,
+    created_at: toIso(row.created_at)!,
+    updated_at: toIso(row.updated_at)!,
+  };
+}
+
+export const patternText = (p: { title: string; description: string }) => `${p.title}\n${p.description}`;
+
+async function projectBySlug(ctx: AppContext, accountId: string, slug: string) {
+  const project = await projectsRepository.findLiveBySlug(ctx.db.knex, accountId, slug);
+  if (!project) throw ApiError.notFound('Project');
+  return project;
+}
+
+async function requirePattern(ctx: AppContext, auth: AuthContext, id: string): Promise<PatternRow> {
+  const row = await patternsRepository.findLive(ctx.db.knex, auth.accountId, id);
+  if (!row) throw ApiError.notFound('Pattern');
+  return row;
+}
+
+export async function createPattern(ctx: AppContext, auth: AuthContext, body: CreatePatternInput) {
+  const source = body.source_project ? await projectForWrite(ctx, auth.accountId, body.source_project) : undefined;
+  const id = await patternsRepository.insert(ctx.db.knex, auth.accountId, {
+    title: body.title,
+    description: body.description,
+    scope: body.scope,
+    category: body.category ?? null,
+    tags: body.tags,
+    exampleCode: body.example_code ?? null,
+    metadata: body.metadata,
+    sourceProjectId: source?.id ?? null,
+    embedding: await embedText(ctx.embedder, patternText(body)),
+    embeddingModel: ctx.embedder.model,
+  });
+  return presentPattern(await requirePattern(ctx, auth, id));
+}
+
+export async function listPatterns(ctx: AppContext, auth: AuthContext, q: { category?: string; scope?: string; tag?: string } & PageParams) {
+  const page = await patternsRepository.list(ctx.db.knex, auth.accountId, q, q);
+  return { ...page, data: page.rows.map(presentPattern) };
+}
+
+export const getPattern = async (ctx: AppContext, auth: AuthContext, id: string) => presentPattern(await requirePattern(ctx, auth, id));
+
+export async function patchPattern(ctx: AppContext, auth: AuthContext, id: string, body: PatchPatternInput) {
+  const current = await requirePattern(ctx, auth, id);
+  const textChanged =
+    (body.title !== undefined && body.title !== current.title) || (body.description !== undefined && body.description !== current.description);
+  await patternsRepository.update(ctx.db.knex, auth.accountId, id, {
+    title: body.title,
+    description: body.description,
+    scope: body.scope,
+    category: body.category,
+    tags: body.tags,
+    exampleCode: body.example_code,
+    metadata: body.metadata,
+    ...(textChanged
+      ? { embedding: await embedText(ctx.embedder, patternText({ title: body.title ?? current.title, description: body.description ?? current.description })), embeddingModel: ctx.embedder.model }
+      : {}),
+  });
+  return presentPattern(await requirePattern(ctx, auth, id));
+}
+
+export async function deletePattern(ctx: AppContext, auth: AuthContext, id: string): Promise<void> {
+  if (!(await patternsRepository.softDelete(ctx.db.knex, auth.accountId, id))) throw ApiError.notFound('Pattern');
+}
+
+/** `{pattern, score}`, plus flat copies a client's listing reads (docs/clients.md, "Additive response members"). */
+function searchItem(row: PatternRow, score: number) {
+  return { pattern: presentPattern(row), score, title: row.title, name: row.title, category: row.category, description: row.description };
+}
+
+/**
+ * `project` (a slug) narrows to global patterns plus those the project adopted; `threshold` is a
+ * minimum score. An empty query (the GET form allows it) lists patterns unranked, score 0.
+ */
+export async function searchPatterns(
+  ctx: AppContext,
+  auth: AuthContext,
+  body: { query: string; limit: number; category?: string; project?: string; threshold?: number },
+) {
+  const forProjectId = body.project === undefined ? undefined : ((await projectsRepository.findLiveBySlug(ctx.db.knex, auth.accountId, body.project))?.id ?? null);
+  if (body.query.trim() === '') {
+    const page = await patternsRepository.list(ctx.db.knex, auth.accountId, { category: body.category }, { limit: body.limit, offset: 0 });
+    const rows = forProjectId === undefined ? page.rows : page.rows.filter((r) => r.scope === 'global');
+    const data = rows.map((row) => searchItem(row, 0));
+    return { data, query: body.query, total: data.length };
+  }
+  const vector = await embedText(ctx.embedder, body.query);
+  const rows = await patternsRepository.similar(ctx.db.knex, auth.accountId, vector, ctx.embedder.model, body.limit, body.category, forProjectId);
+  const data = rows
+    .map(({ score, ...row }) => searchItem(row, similarityScore(score)))
+    .filter((d) => body.threshold === undefined || d.score >= body.threshold);
+  return { data, query: body.query, total: data.length };
+}
+
+/** Idempotent per project: the count moves once however often it is called. */
+export async function adoptPattern(ctx: AppContext, auth: AuthContext, id: string, projectSlug: string) {
+  await requirePattern(ctx, auth, id);
+  const project = await projectForWrite(ctx, auth.accountId, projectSlug);
+  // false: the project was deleted between the look-up and the adoption.
+  if (!(await patternsRepository.adopt(ctx.db.knex, auth.accountId, id, project.id))) throw ApiError.notFound('Project');
+  return presentPattern(await requirePattern(ctx, auth, id));
+}
+
+export async function unadoptPattern(ctx: AppContext, auth: AuthContext, id: string, projectSlug: string): Promise<void> {
+  await requirePattern(ctx, auth, id);
+  const project = await projectBySlug(ctx, auth.accountId, projectSlug);
+  if (!(await patternsRepository.unadopt(ctx.db.knex, auth.accountId, id, project.id))) {
+    throw new ApiError('not_found', `Project "${projectSlug}" has not adopted this pattern`);
+  }
+}

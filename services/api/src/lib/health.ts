@@ -1,0 +1,50 @@
+import type { AppContext } from '../context';
+import { VERSION } from '@ams/core';
+import { pingDatabase } from '@ams/db';
+import { pingRedis } from './redis';
+import { openReembedProgress } from '@ams/vectors';
+
+const API_VERSION = 'v1';
+
+export type ComponentState = 'connected' | 'disconnected' | 'not_configured';
+
+async function databaseState(ctx: AppContext): Promise<ComponentState> {
+  try {
+    await pingDatabase(ctx.db.knex);
+    return 'connected';
+  } catch {
+    return 'disconnected';
+  }
+}
+
+/** healthy when every configured component answers; degraded names the one that does not. */
+export async function checkHealth(ctx: AppContext) {
+  const [database, redis, reembed] = await Promise.all([
+    databaseState(ctx),
+    ctx.redis ? pingRedis(ctx.redis).then((ok): ComponentState => (ok ? 'connected' : 'disconnected')) : 'not_configured' as const,
+    openReembedProgress(ctx).catch(() => null),
+  ]);
+  const healthy = database === 'connected' && redis !== 'disconnected';
+  const up = (state: ComponentState) => (state === 'disconnected' ? 'down' : state === 'connected' ? 'up' : state);
+  return {
+    status: healthy ? 'healthy' : 'degraded',
+    version: VERSION,
+    mode: ctx.config.mode,
+    database,
+    redis,
+    embedding: {
+      provider: ctx.embedder.provider,
+      model: ctx.embedder.model,
+      dimensions: ctx.embedder.dimensions,
+      ...(ctx.embedder.fallbackReason ? { fallback: true, fallback_reason: ctx.embedder.fallbackReason } : {}),
+    },
+    reembed,
+    // Members existing clients require (docs/clients.md, "Additive response members"); integers where they expect integers.
+    api_version: API_VERSION,
+    environment: ctx.config.nodeEnv,
+    timestamp: Math.floor(Date.now() / 1000),
+    uptime_seconds: Math.floor(process.uptime()),
+    services: { database: up(database), redis: up(redis), embeddings: 'up' },
+    embedding_info: { dimension: ctx.embedder.dimensions, model: ctx.embedder.model, provider: ctx.embedder.provider },
+  };
+}
