@@ -1,6 +1,6 @@
 import { ApiError, toIso } from '@ams/core';
 import { AgentCounts, AgentRow, agentsRepository, isUniqueViolation, PageParams, searchEventsRepository } from '@ams/db';
-import type { AppContext, AuthContext } from './deps';
+import type { AccountDeps, AuthContext } from './deps';
 
 /** Validated input (the route schema types its body with it). */
 export interface CreateAgentInput {
@@ -33,16 +33,16 @@ export function presentAgent(row: AgentRow, counts: AgentCounts | undefined) {
   };
 }
 
-async function present(ctx: AppContext, row: AgentRow) {
-  const counts = await agentsRepository.countsFor(ctx.db.knex, row.account_id, [row.id]);
+async function present(deps: AccountDeps, row: AgentRow) {
+  const counts = await agentsRepository.countsFor(deps.db, row.account_id, [row.id]);
   return presentAgent(row, counts.get(row.id));
 }
 
 const nameTaken = (name: string) => ApiError.conflict(`An agent named "${name}" already exists`);
 
-export async function createAgent(ctx: AppContext, auth: AuthContext, body: CreateAgentInput) {
+export async function createAgent(deps: AccountDeps, auth: AuthContext, body: CreateAgentInput) {
   try {
-    const row = await agentsRepository.insert(ctx.db.knex, {
+    const row = await agentsRepository.insert(deps.db, {
       accountId: auth.accountId,
       name: body.name,
       description: body.description ?? null,
@@ -58,28 +58,28 @@ export async function createAgent(ctx: AppContext, auth: AuthContext, body: Crea
   }
 }
 
-export async function listAgents(ctx: AppContext, auth: AuthContext, page: PageParams) {
-  const result = await agentsRepository.list(ctx.db.knex, auth.accountId, page);
-  const counts = await agentsRepository.countsFor(ctx.db.knex, auth.accountId, result.rows.map((r) => r.id));
+export async function listAgents(deps: AccountDeps, auth: AuthContext, page: PageParams) {
+  const result = await agentsRepository.list(deps.db, auth.accountId, page);
+  const counts = await agentsRepository.countsFor(deps.db, auth.accountId, result.rows.map((r) => r.id));
   return { ...result, data: result.rows.map((r) => presentAgent(r, counts.get(r.id))) };
 }
 
-async function requireAgent(ctx: AppContext, auth: AuthContext, id: string): Promise<AgentRow> {
-  const row = await agentsRepository.findLive(ctx.db.knex, auth.accountId, id);
+async function requireAgent(deps: AccountDeps, auth: AuthContext, id: string): Promise<AgentRow> {
+  const row = await agentsRepository.findLive(deps.db, auth.accountId, id);
   if (!row || (auth.agentId && auth.agentId !== row.id)) throw ApiError.notFound('Agent');
   return row;
 }
 
-export async function getAgent(ctx: AppContext, auth: AuthContext, id: string) {
-  return present(ctx, await requireAgent(ctx, auth, id));
+export async function getAgent(deps: AccountDeps, auth: AuthContext, id: string) {
+  return present(deps, await requireAgent(deps, auth, id));
 }
 
-export async function patchAgent(ctx: AppContext, auth: AuthContext, id: string, body: PatchAgentInput) {
-  await requireAgent(ctx, auth, id);
+export async function patchAgent(deps: AccountDeps, auth: AuthContext, id: string, body: PatchAgentInput) {
+  await requireAgent(deps, auth, id);
   try {
-    const row = await agentsRepository.update(ctx.db.knex, auth.accountId, id, body);
+    const row = await agentsRepository.update(deps.db, auth.accountId, id, body);
     if (!row) throw ApiError.notFound('Agent');
-    return present(ctx, row);
+    return present(deps, row);
   } catch (err) {
     if (isUniqueViolation(err, NAME_TAKEN)) throw nameTaken(body.name ?? '');
     throw err;
@@ -87,19 +87,19 @@ export async function patchAgent(ctx: AppContext, auth: AuthContext, id: string,
 }
 
 /** The agent and its memories go together, in one transaction. */
-export async function deleteAgent(ctx: AppContext, auth: AuthContext, id: string): Promise<void> {
-  await requireAgent(ctx, auth, id);
-  const deleted = await ctx.db.knex.transaction((trx) => agentsRepository.softDeleteWithMemories(trx, auth.accountId, id));
+export async function deleteAgent(deps: AccountDeps, auth: AuthContext, id: string): Promise<void> {
+  await requireAgent(deps, auth, id);
+  const deleted = await deps.db.transaction((trx) => agentsRepository.softDeleteWithMemories(trx, auth.accountId, id));
   if (!deleted) throw ApiError.notFound('Agent');
 }
 
 const round = (n: number) => Math.round(n * 1e4) / 1e4;
 
-export async function agentStats(ctx: AppContext, auth: AuthContext, id: string) {
-  const agent = await requireAgent(ctx, auth, id);
+export async function agentStats(deps: AccountDeps, auth: AuthContext, id: string) {
+  const agent = await requireAgent(deps, auth, id);
   const [s, searches] = await Promise.all([
-    agentsRepository.stats(ctx.db.knex, auth.accountId, id),
-    searchEventsRepository.summaryForAgent(ctx.db.knex, auth.accountId, id),
+    agentsRepository.stats(deps.db, auth.accountId, id),
+    searchEventsRepository.summaryForAgent(deps.db, auth.accountId, id),
   ]);
   const lastActive = agent.last_active_at ?? (s.last_memory_at as Date | null) ?? agent.created_at;
   return {

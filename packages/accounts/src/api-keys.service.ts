@@ -1,6 +1,6 @@
 import { ApiError, Logger, toIso } from '@ams/core';
 import { agentsRepository, ApiKeyRow, apiKeysRepository, PageParams } from '@ams/db';
-import type { AppContext, AuthContext } from './deps';
+import type { AccountDeps, AuthContext, KeyCheckDeps } from './deps';
 import { apiKeyCacheFor } from './api-key-cache';
 import { generateApiKey, hashApiKey, hashesEqual, keyPrefix } from './api-key-tokens';
 import { hasScope, Scope } from './scopes';
@@ -10,22 +10,22 @@ const TOUCH_INTERVAL_MS = 60_000;
 export type AuthResult = { auth: AuthContext } | { failure: 'invalid' | 'expired' | 'revoked' };
 
 /** `logger`: the request's (its lines carry the request_id). */
-export async function authenticateApiKey(ctx: AppContext, presented: string, logger: Logger = ctx.logger): Promise<AuthResult> {
+export async function authenticateApiKey(deps: KeyCheckDeps, presented: string, logger: Logger = deps.logger): Promise<AuthResult> {
   if (!presented.startsWith('mem_') || presented.length > 200) return { failure: 'invalid' };
   const hash = hashApiKey(presented);
-  const cache = apiKeyCacheFor(ctx.db.knex);
-  const cached = cache.get(hash, ctx.config.apiKeyCacheMs);
+  const cache = apiKeyCacheFor(deps.db);
+  const cached = cache.get(hash, deps.apiKeyCacheMs);
   const readAt = Date.now();
-  const row = cached ?? (await apiKeysRepository.findByHash(ctx.db.knex, hash));
+  const row = cached ?? (await apiKeysRepository.findByHash(deps.db, hash));
   if (!row || !hashesEqual(row.key_hash, hash)) return { failure: 'invalid' };
   if (row.revoked_at) return { failure: 'revoked' };
   if (row.expires_at && row.expires_at.getTime() <= Date.now()) return { failure: 'expired' };
   // Cached from the read only, never refreshed by use: another process's revocation shows within the TTL.
-  if (!cached && ctx.config.apiKeyCacheMs > 0) cache.set(hash, row, readAt);
+  if (!cached && deps.apiKeyCacheMs > 0) cache.set(hash, row, readAt);
   if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > TOUCH_INTERVAL_MS) {
     row.last_used_at = new Date();
     // Bookkeeping only: a failure here must not fail the request.
-    apiKeysRepository.touch(ctx.db.knex, row.account_id, row.id).catch((err: Error) => {
+    apiKeysRepository.touch(deps.db, row.account_id, row.id).catch((err: Error) => {
       logger.warn('could not record key use', { key_id: row.id, error: err.message });
     });
   }
@@ -41,12 +41,12 @@ export interface CreateKeyInput {
 
 /** Inserts a key and returns the row with the raw key, which exists nowhere else afterwards. */
 export async function issueApiKey(
-  ctx: AppContext,
+  deps: AccountDeps,
   accountId: string,
   input: CreateKeyInput,
 ): Promise<{ row: ApiKeyRow; key: string }> {
   const key = generateApiKey();
-  const row = await apiKeysRepository.insert(ctx.db.knex, {
+  const row = await apiKeysRepository.insert(deps.db, {
     accountId,
     name: input.name,
     keyHash: hashApiKey(key),
@@ -59,24 +59,24 @@ export async function issueApiKey(
 }
 
 /** A key may only hand out what it holds itself. */
-export async function createApiKey(ctx: AppContext, caller: AuthContext, input: CreateKeyInput) {
+export async function createApiKey(deps: AccountDeps, caller: AuthContext, input: CreateKeyInput) {
   const missing = input.scopes.filter((s) => !hasScope(caller.scopes, s));
   if (missing.length > 0) {
     throw ApiError.forbidden(`Insufficient scope. Required: ${missing[0]}`);
   }
   if (input.agentId) {
-    const agent = await agentsRepository.findLive(ctx.db.knex, caller.accountId, input.agentId);
+    const agent = await agentsRepository.findLive(deps.db, caller.accountId, input.agentId);
     if (!agent) throw ApiError.notFound('Agent');
   }
-  return issueApiKey(ctx, caller.accountId, input);
+  return issueApiKey(deps, caller.accountId, input);
 }
 
-export const listApiKeys = (ctx: AppContext, accountId: string, page: PageParams) =>
-  apiKeysRepository.list(ctx.db.knex, accountId, page);
+export const listApiKeys = (deps: AccountDeps, accountId: string, page: PageParams) =>
+  apiKeysRepository.list(deps.db, accountId, page);
 
-export async function revokeApiKey(ctx: AppContext, accountId: string, id: string): Promise<void> {
-  const revoked = await apiKeysRepository.revoke(ctx.db.knex, accountId, id);
-  apiKeyCacheFor(ctx.db.knex).evictKey(accountId, id);
+export async function revokeApiKey(deps: AccountDeps, accountId: string, id: string): Promise<void> {
+  const revoked = await apiKeysRepository.revoke(deps.db, accountId, id);
+  apiKeyCacheFor(deps.db).evictKey(accountId, id);
   if (!revoked) throw ApiError.notFound('API key');
 }
 

@@ -1,5 +1,5 @@
-import type { Config, Logger } from '@ams/core';
-import type { Database } from '@ams/db';
+import type { Logger } from '@ams/core';
+import type { Db } from '@ams/db';
 
 /** Who a request authenticated as: its account, its key and that key's scopes. */
 export interface AuthContext {
@@ -10,9 +10,14 @@ export interface AuthContext {
   agentId: string | null;
 }
 
-/** The process's resources these rules use (the API's context satisfies it). */
-export interface AppContext {
-  config: Config;
+/** The database these rules read and write. */
+export interface AccountDeps {
+  db: Db;
+}
+
+/** What checking a presented key takes: the database, the process's logger, and how long a key read may be reused. */
+export interface KeyCheckDeps extends AccountDeps {
   logger: Logger;
-  db: Database;
+  /** API_KEY_CACHE_MS: 0 reads every key from the database. */
+  apiKeyCacheMs: number;
 }

@@ -1,5 +1,5 @@
 import { usageRepository } from '@ams/db';
-import type { AppContext, AuthContext } from './deps';
+import type { AccountDeps, AuthContext } from './deps';
 
 /** The caller's place in the current rate-limit window, as the rate limiter counted it. */
 export interface RateWindow {
@@ -12,8 +12,8 @@ export interface RateWindow {
  * GET /v1/quota (docs/clients.md, "Additional endpoints"): `used`/`limit`/`resetAt` are the key's request budget in the
  * current window (this request included); `usage` is what the account stores.
  */
-export async function quota(ctx: AppContext, auth: AuthContext, window: RateWindow) {
-  const usage = await usageRepository.forAccount(ctx.db.knex, auth.accountId);
+export async function quota(deps: AccountDeps, auth: AuthContext, window: RateWindow) {
+  const usage = await usageRepository.forAccount(deps.db, auth.accountId);
   const resetAt = (window.resetTime ?? new Date()).toISOString();
   return {
     object: 'quota' as const,

@@ -1,10 +1,8 @@
-import type { Database } from '@ams/db';
-import type { Caller } from '@ams/memories';
+import type { Db } from '@ams/db';
 
-/** Who is asking: an account, and the agent its key is bound to. */
-export type AuthContext = Caller;
+export type { Caller } from '@ams/memories';
 
-/** The process's resources these rules use (the API's context satisfies it). */
-export interface AppContext {
-  db: Database;
+/** The database these rules read and write (for a read, the caller may bind it to its request). */
+export interface EntityDeps {
+  db: Db;
 }

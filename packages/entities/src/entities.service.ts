@@ -1,7 +1,7 @@
 import { ApiError, toIso } from '@ams/core';
 import { EntityCounts, EntityLinkRow, entitiesRepository, entityLinksRepository, EntityRow, isUniqueViolation, memoriesRepository, PageParams } from '@ams/db';
 import { requireVisibleMemory } from '@ams/memories';
-import type { AppContext, AuthContext } from './deps';
+import type { Caller, EntityDeps } from './deps';
 
 /** Validated input (the route schema types its body with it). */
 export interface CreateEntityInput {
@@ -39,14 +39,14 @@ export function presentEntity(row: EntityRow, counts: EntityCounts | undefined) 
 
 const nameTaken = () => ApiError.conflict('An entity with this name and type already exists');
 
-async function present(ctx: AppContext, row: EntityRow) {
-  const counts = await entitiesRepository.countsFor(ctx.db.knex, row.account_id, [row.id]);
+async function present(deps: EntityDeps, row: EntityRow) {
+  const counts = await entitiesRepository.countsFor(deps.db, row.account_id, [row.id]);
   return presentEntity(row, counts.get(row.id));
 }
 
-export async function createEntity(ctx: AppContext, auth: AuthContext, body: CreateEntityInput) {
+export async function createEntity(deps: EntityDeps, auth: Caller, body: CreateEntityInput) {
   try {
-    const row = await entitiesRepository.insert(ctx.db.knex, {
+    const row = await entitiesRepository.insert(deps.db, {
       accountId: auth.accountId,
       name: body.name,
       entityType: body.entity_type,
@@ -59,40 +59,40 @@ export async function createEntity(ctx: AppContext, auth: AuthContext, body: Cre
   }
 }
 
-export async function listEntities(ctx: AppContext, auth: AuthContext, query: { entity_type?: string } & PageParams) {
-  const page = await entitiesRepository.list(ctx.db.knex, auth.accountId, { entityType: query.entity_type }, query);
-  const counts = await entitiesRepository.countsFor(ctx.db.knex, auth.accountId, page.rows.map((r) => r.id));
+export async function listEntities(deps: EntityDeps, auth: Caller, query: { entity_type?: string } & PageParams) {
+  const page = await entitiesRepository.list(deps.db, auth.accountId, { entityType: query.entity_type }, query);
+  const counts = await entitiesRepository.countsFor(deps.db, auth.accountId, page.rows.map((r) => r.id));
   return { ...page, data: page.rows.map((r) => presentEntity(r, counts.get(r.id))) };
 }
 
-async function requireEntity(ctx: AppContext, auth: AuthContext, id: string): Promise<EntityRow> {
-  const row = await entitiesRepository.findLive(ctx.db.knex, auth.accountId, id);
+async function requireEntity(deps: EntityDeps, auth: Caller, id: string): Promise<EntityRow> {
+  const row = await entitiesRepository.findLive(deps.db, auth.accountId, id);
   if (!row) throw ApiError.notFound('Entity');
   return row;
 }
 
-export async function getEntity(ctx: AppContext, auth: AuthContext, id: string) {
-  return present(ctx, await requireEntity(ctx, auth, id));
+export async function getEntity(deps: EntityDeps, auth: Caller, id: string) {
+  return present(deps, await requireEntity(deps, auth, id));
 }
 
-export async function patchEntity(ctx: AppContext, auth: AuthContext, id: string, body: PatchEntityInput) {
-  await requireEntity(ctx, auth, id);
+export async function patchEntity(deps: EntityDeps, auth: Caller, id: string, body: PatchEntityInput) {
+  await requireEntity(deps, auth, id);
   try {
-    const row = await entitiesRepository.update(ctx.db.knex, auth.accountId, id, {
+    const row = await entitiesRepository.update(deps.db, auth.accountId, id, {
       name: body.name,
       entityType: body.entity_type,
       metadata: body.metadata,
     });
     if (!row) throw ApiError.notFound('Entity');
-    return present(ctx, row);
+    return present(deps, row);
   } catch (err) {
     if (isUniqueViolation(err, NAME_TAKEN)) throw nameTaken();
     throw err;
   }
 }
 
-export async function deleteEntity(ctx: AppContext, auth: AuthContext, id: string): Promise<void> {
-  if (!(await entitiesRepository.softDelete(ctx.db.knex, auth.accountId, id))) throw ApiError.notFound('Entity');
+export async function deleteEntity(deps: EntityDeps, auth: Caller, id: string): Promise<void> {
+  if (!(await entitiesRepository.softDelete(deps.db, auth.accountId, id))) throw ApiError.notFound('Entity');
 }
 
 export function presentLink(row: EntityLinkRow) {
@@ -106,10 +106,10 @@ export function presentLink(row: EntityLinkRow) {
 }
 
 /** Both ends must be live resources of the account; linking twice returns the first link. */
-export async function linkEntity(ctx: AppContext, auth: AuthContext, body: LinkInput) {
-  await requireEntity(ctx, auth, body.entity_id);
-  requireVisibleMemory(auth, await memoriesRepository.findLive(ctx.db.knex, auth.accountId, body.memory_id));
-  const row = await entityLinksRepository.link(ctx.db.knex, {
+export async function linkEntity(deps: EntityDeps, auth: Caller, body: LinkInput) {
+  await requireEntity(deps, auth, body.entity_id);
+  requireVisibleMemory(auth, await memoriesRepository.findLive(deps.db, auth.accountId, body.memory_id));
+  const row = await entityLinksRepository.link(deps.db, {
     accountId: auth.accountId,
     entityId: body.entity_id,
     memoryId: body.memory_id,

@@ -1,6 +1,6 @@
 import { ApiError, toIso, toUnixSeconds } from '@ams/core';
 import { entitiesRepository, entityGraphRepository } from '@ams/db';
-import type { AppContext, AuthContext } from './deps';
+import type { Caller, EntityDeps } from './deps';
 import { presentEntity } from './entities.service';
 
 const NEIGHBOURHOOD_MEMORIES = 20;
@@ -14,13 +14,13 @@ const PREVIEW_CHARS = 280;
  * hops over shared memories (a key bound to an agent walks only that agent's memories), nearest
  * first and capped at `max_neighbors`, plus the entity's own memories.
  */
-export async function entityNeighbourhood(ctx: AppContext, auth: AuthContext, id: string, q: { depth: number; max_neighbors: number }) {
-  const entity = await entitiesRepository.findLive(ctx.db.knex, auth.accountId, id);
+export async function entityNeighbourhood(deps: EntityDeps, auth: Caller, id: string, q: { depth: number; max_neighbors: number }) {
+  const entity = await entitiesRepository.findLive(deps.db, auth.accountId, id);
   if (!entity) throw ApiError.notFound('Entity');
   const scope = { agentId: auth.agentId };
   const [walk, memories] = await Promise.all([
-    entityGraphRepository.neighbours(ctx.db.knex, auth.accountId, id, { maxDepth: q.depth, limit: q.max_neighbors, ...scope }),
-    entityGraphRepository.memoriesOf(ctx.db.knex, auth.accountId, id, { limit: NEIGHBOURHOOD_MEMORIES, privateOnly: true, order: 'recent', ...scope }),
+    entityGraphRepository.neighbours(deps.db, auth.accountId, id, { maxDepth: q.depth, limit: q.max_neighbors, ...scope }),
+    entityGraphRepository.memoriesOf(deps.db, auth.accountId, id, { limit: NEIGHBOURHOOD_MEMORIES, privateOnly: true, order: 'recent', ...scope }),
   ]);
   return {
     entity: { id: entity.id, name: entity.name, type: entity.entity_type, entity_type: entity.entity_type },
@@ -39,14 +39,14 @@ export async function entityNeighbourhood(ctx: AppContext, auth: AuthContext, id
 }
 
 /** GET /v1/entities/{id}/graph: an entity, the memories linked to it and the entities those memories also mention (the console's graph view). */
-export async function entityGraph(ctx: AppContext, auth: AuthContext, id: string) {
-  const row = await entitiesRepository.findLive(ctx.db.knex, auth.accountId, id);
+export async function entityGraph(deps: EntityDeps, auth: Caller, id: string) {
+  const row = await entitiesRepository.findLive(deps.db, auth.accountId, id);
   if (!row) throw ApiError.notFound('Entity');
   const scope = { agentId: auth.agentId, limit: GRAPH_LIMIT };
   const [counts, memories, neighbours] = await Promise.all([
-    entitiesRepository.countsFor(ctx.db.knex, auth.accountId, [id]),
-    entityGraphRepository.memoriesOf(ctx.db.knex, auth.accountId, id, { ...scope, order: 'relevance' }),
-    entityGraphRepository.coMentioned(ctx.db.knex, auth.accountId, id, scope),
+    entitiesRepository.countsFor(deps.db, auth.accountId, [id]),
+    entityGraphRepository.memoriesOf(deps.db, auth.accountId, id, { ...scope, order: 'relevance' }),
+    entityGraphRepository.coMentioned(deps.db, auth.accountId, id, scope),
   ]);
   return {
     object: 'entity_graph' as const,

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { searchMemories, type SearchDeps, type SearchMode } from '@ams/memories';
 import { extractiveSummary, truncateAtWord } from '@ams/text';
-import type { AuthContext } from './deps';
+import type { Caller } from './deps';
 
 /** Validated input (the route schema types its body with it). */
 export interface BuildContextInput {
@@ -71,7 +71,7 @@ const RANKING_VERSION = 'similarity-v1';
  * `memories`, `token_count`, `ranking_version`, `ai_enhanced`, `latency_ms` and, with
  * `ai_enhanced`, an extractive `summary` (no LLM is called).
  */
-export async function buildContext(deps: SearchDeps, auth: AuthContext, body: BuildContextInput) {
+export async function buildContext(deps: SearchDeps, auth: Caller, body: BuildContextInput) {
   const started = performance.now();
   const excluded = new Set(body.exclude_memory_ids ?? []);
   const results = await searchMemories(deps, auth, {

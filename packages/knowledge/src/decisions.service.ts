@@ -2,7 +2,7 @@ import { ApiError, toIso } from '@ams/core';
 import { DecisionRow, decisionsRepository, DecisionStatus, PageParams, sessionsRepository } from '@ams/db';
 import { embedText } from '@ams/embeddings';
 import { resolveAgentForWrite } from '@ams/memories';
-import type { AppContext, AuthContext } from './deps';
+import type { Caller, EmbeddingDeps, StoreDeps } from './deps';
 import { projectForWrite } from './projects.service';
 import { similarityScore } from './similarity-score';
 
@@ -59,19 +59,19 @@ export function presentDecision(row: DecisionRow) {
 
 export const decisionText = (d: { title: string; rationale: string }) => `${d.title}\n${d.rationale}`;
 
-async function requireSession(ctx: AppContext, accountId: string, id: string | undefined): Promise<string | null> {
+async function requireSession(deps: StoreDeps, accountId: string, id: string | undefined): Promise<string | null> {
   if (!id) return null;
-  if (!(await sessionsRepository.findLive(ctx.db.knex, accountId, id))) throw ApiError.notFound('Session');
+  if (!(await sessionsRepository.findLive(deps.db, accountId, id))) throw ApiError.notFound('Session');
   return id;
 }
 
-export async function createDecision(ctx: AppContext, auth: AuthContext, body: CreateDecisionInput) {
+export async function createDecision(deps: EmbeddingDeps, auth: Caller, body: CreateDecisionInput) {
   // An unregistered project slug creates the project, so its context shows the decision (docs/clients.md, "Names instead of ids").
-  if (body.project_slug) await projectForWrite(ctx, auth.accountId, body.project_slug);
-  const row = await decisionsRepository.insert(ctx.db.knex, {
+  if (body.project_slug) await projectForWrite(deps, auth.accountId, body.project_slug);
+  const row = await decisionsRepository.insert(deps.db, {
     accountId: auth.accountId,
-    agentId: await resolveAgentForWrite(ctx.db.knex, auth, body.agent_id),
-    sessionId: await requireSession(ctx, auth.accountId, body.session_id),
+    agentId: await resolveAgentForWrite(deps.db, auth, body.agent_id),
+    sessionId: await requireSession(deps, auth.accountId, body.session_id),
     projectSlug: body.project_slug ?? null,
     title: body.title,
     rationale: body.rationale,
@@ -79,28 +79,28 @@ export async function createDecision(ctx: AppContext, auth: AuthContext, body: C
     status: body.status,
     tags: body.tags,
     metadata: body.metadata,
-    embedding: await embedText(ctx.embedder, decisionText(body)),
-    embeddingModel: ctx.embedder.model,
+    embedding: await embedText(deps.embedder, decisionText(body)),
+    embeddingModel: deps.embedder.model,
   });
   return presentDecision(row);
 }
 
 export async function listDecisions(
-  ctx: AppContext,
-  auth: AuthContext,
+  deps: StoreDeps,
+  auth: Caller,
   q: { project_slug?: string; status?: string; tag?: string; tags?: string[] } & PageParams,
 ) {
-  const page = await decisionsRepository.list(ctx.db.knex, auth.accountId, { projectSlug: q.project_slug, status: q.status, tag: q.tag, tags: q.tags }, q);
+  const page = await decisionsRepository.list(deps.db, auth.accountId, { projectSlug: q.project_slug, status: q.status, tag: q.tag, tags: q.tags }, q);
   return { ...page, data: page.rows.map(presentDecision) };
 }
 
-async function requireDecision(ctx: AppContext, auth: AuthContext, id: string): Promise<DecisionRow> {
-  const row = await decisionsRepository.findLive(ctx.db.knex, auth.accountId, id);
+async function requireDecision(deps: StoreDeps, auth: Caller, id: string): Promise<DecisionRow> {
+  const row = await decisionsRepository.findLive(deps.db, auth.accountId, id);
   if (!row) throw ApiError.notFound('Decision');
   return row;
 }
 
-export const getDecision = async (ctx: AppContext, auth: AuthContext, id: string) => presentDecision(await requireDecision(ctx, auth, id));
+export const getDecision = async (deps: StoreDeps, auth: Caller, id: string) => presentDecision(await requireDecision(deps, auth, id));
 
 /**
  * Status moves among active, experimental and reverted. `superseded` is reached only through
@@ -112,33 +112,33 @@ function checkStatusMove(from: DecisionStatus, to: DecisionStatus): void {
   if (to === 'superseded') throw ApiError.conflict('Use POST /v1/decisions/{id}/supersede to supersede a decision');
 }
 
-export async function patchDecision(ctx: AppContext, auth: AuthContext, id: string, body: PatchDecisionInput) {
-  const current = await requireDecision(ctx, auth, id);
+export async function patchDecision(deps: EmbeddingDeps, auth: Caller, id: string, body: PatchDecisionInput) {
+  const current = await requireDecision(deps, auth, id);
   if (body.status) checkStatusMove(current.status, body.status);
   const textChanged = (body.title !== undefined && body.title !== current.title) || (body.rationale !== undefined && body.rationale !== current.rationale);
-  const row = await decisionsRepository.update(ctx.db.knex, auth.accountId, id, {
+  const row = await decisionsRepository.update(deps.db, auth.accountId, id, {
     ...body,
     ...(textChanged
-      ? { embedding: await embedText(ctx.embedder, decisionText({ title: body.title ?? current.title, rationale: body.rationale ?? current.rationale })), embeddingModel: ctx.embedder.model }
+      ? { embedding: await embedText(deps.embedder, decisionText({ title: body.title ?? current.title, rationale: body.rationale ?? current.rationale })), embeddingModel: deps.embedder.model }
       : {}),
   });
   if (!row) throw ApiError.notFound('Decision');
   return presentDecision(row);
 }
 
-export async function deleteDecision(ctx: AppContext, auth: AuthContext, id: string): Promise<void> {
-  if (!(await decisionsRepository.softDelete(ctx.db.knex, auth.accountId, id))) throw ApiError.notFound('Decision');
+export async function deleteDecision(deps: StoreDeps, auth: Caller, id: string): Promise<void> {
+  if (!(await decisionsRepository.softDelete(deps.db, auth.accountId, id))) throw ApiError.notFound('Decision');
 }
 
 /** `threshold` is a minimum score; `include_superseded: false` leaves superseded decisions out (the GET form's default). */
 export async function checkDecisions(
-  ctx: AppContext,
-  auth: AuthContext,
+  deps: EmbeddingDeps,
+  auth: Caller,
   body: { query: string; project_slug?: string; limit: number; threshold?: number; include_superseded?: boolean },
 ) {
-  const vector = await embedText(ctx.embedder, body.query);
+  const vector = await embedText(deps.embedder, body.query);
   const excludeSuperseded = body.include_superseded === false;
-  const rows = await decisionsRepository.similar(ctx.db.knex, auth.accountId, vector, ctx.embedder.model, body.limit, body.project_slug, excludeSuperseded);
+  const rows = await decisionsRepository.similar(deps.db, auth.accountId, vector, deps.embedder.model, body.limit, body.project_slug, excludeSuperseded);
   const data = rows
     .map(({ score, ...row }) => ({ decision: presentDecision(row), score: similarityScore(score) }))
     .filter((d) => body.threshold === undefined || d.score >= body.threshold);
@@ -149,11 +149,11 @@ export async function checkDecisions(
  * One transaction with the old row locked: the new decision is created active (inheriting
  * project, agent and session unless given) and the old one points at it. Superseding twice is 409.
  */
-export async function supersedeDecision(ctx: AppContext, auth: AuthContext, id: string, body: SupersedeInput) {
-  const embedding = await embedText(ctx.embedder, decisionText(body));
-  const agentId = body.agent_id === undefined ? undefined : await resolveAgentForWrite(ctx.db.knex, auth, body.agent_id);
-  const sessionId = body.session_id === undefined ? undefined : await requireSession(ctx, auth.accountId, body.session_id);
-  const row = await ctx.db.knex.transaction(async (trx) => {
+export async function supersedeDecision(deps: EmbeddingDeps, auth: Caller, id: string, body: SupersedeInput) {
+  const embedding = await embedText(deps.embedder, decisionText(body));
+  const agentId = body.agent_id === undefined ? undefined : await resolveAgentForWrite(deps.db, auth, body.agent_id);
+  const sessionId = body.session_id === undefined ? undefined : await requireSession(deps, auth.accountId, body.session_id);
+  const row = await deps.db.transaction(async (trx) => {
     const old = await decisionsRepository.findLive(trx, auth.accountId, id, true);
     if (!old) throw ApiError.notFound('Decision');
     if (old.status === 'superseded') throw ApiError.conflict('Decision has already been superseded');
@@ -169,7 +169,7 @@ export async function supersedeDecision(ctx: AppContext, auth: AuthContext, id: 
       tags: body.tags ?? [],
       metadata: body.metadata ?? {},
       embedding,
-      embeddingModel: ctx.embedder.model,
+      embeddingModel: deps.embedder.model,
     });
     await decisionsRepository.update(trx, auth.accountId, id, { status: 'superseded', supersededBy: created.id });
     return created;

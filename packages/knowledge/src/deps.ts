@@ -1,12 +1,14 @@
-import type { Database } from '@ams/db';
+import type { Db } from '@ams/db';
 import type { Embedder } from '@ams/embeddings';
-import type { Caller } from '@ams/memories';
 
-/** Who is asking: an account, and the agent its key is bound to. */
-export type AuthContext = Caller;
+export type { Caller } from '@ams/memories';
 
-/** The process's resources these rules use (the API's context satisfies it). */
-export interface AppContext {
-  db: Database;
+/** The database these rules read and write (for a read, the caller may bind it to its request). */
+export interface StoreDeps {
+  db: Db;
+}
+
+/** The database and the model that embeds decisions, patterns and queries (its name tags each vector). */
+export interface EmbeddingDeps extends StoreDeps {
   embedder: Embedder;
 }

@@ -1,7 +1,7 @@
 import { ApiError, toIso } from '@ams/core';
 import { PageParams, PatternRow, patternsRepository, projectsRepository } from '@ams/db';
 import { embedText } from '@ams/embeddings';
-import type { AppContext, AuthContext } from './deps';
+import type { Caller, EmbeddingDeps, StoreDeps } from './deps';
 import { projectForWrite } from './projects.service';
 import { similarityScore } from './similarity-score';
 
@@ -39,21 +39,21 @@ export function presentPattern(row: PatternRow) {
 
 export const patternText = (p: { title: string; description: string }) => `${p.title}\n${p.description}`;
 
-async function projectBySlug(ctx: AppContext, accountId: string, slug: string) {
-  const project = await projectsRepository.findLiveBySlug(ctx.db.knex, accountId, slug);
+async function projectBySlug(deps: StoreDeps, accountId: string, slug: string) {
+  const project = await projectsRepository.findLiveBySlug(deps.db, accountId, slug);
   if (!project) throw ApiError.notFound('Project');
   return project;
 }
 
-async function requirePattern(ctx: AppContext, auth: AuthContext, id: string): Promise<PatternRow> {
-  const row = await patternsRepository.findLive(ctx.db.knex, auth.accountId, id);
+async function requirePattern(deps: StoreDeps, auth: Caller, id: string): Promise<PatternRow> {
+  const row = await patternsRepository.findLive(deps.db, auth.accountId, id);
   if (!row) throw ApiError.notFound('Pattern');
   return row;
 }
 
-export async function createPattern(ctx: AppContext, auth: AuthContext, body: CreatePatternInput) {
-  const source = body.source_project ? await projectForWrite(ctx, auth.accountId, body.source_project) : undefined;
-  const id = await patternsRepository.insert(ctx.db.knex, auth.accountId, {
+export async function createPattern(deps: EmbeddingDeps, auth: Caller, body: CreatePatternInput) {
+  const source = body.source_project ? await projectForWrite(deps, auth.accountId, body.source_project) : undefined;
+  const id = await patternsRepository.insert(deps.db, auth.accountId, {
     title: body.title,
     description: body.description,
     scope: body.scope,
@@ -62,24 +62,24 @@ export async function createPattern(ctx: AppContext, auth: AuthContext, body: Cr
     exampleCode: body.example_code ?? null,
     metadata: body.metadata,
     sourceProjectId: source?.id ?? null,
-    embedding: await embedText(ctx.embedder, patternText(body)),
-    embeddingModel: ctx.embedder.model,
+    embedding: await embedText(deps.embedder, patternText(body)),
+    embeddingModel: deps.embedder.model,
   });
-  return presentPattern(await requirePattern(ctx, auth, id));
+  return presentPattern(await requirePattern(deps, auth, id));
 }
 
-export async function listPatterns(ctx: AppContext, auth: AuthContext, q: { category?: string; scope?: string; tag?: string } & PageParams) {
-  const page = await patternsRepository.list(ctx.db.knex, auth.accountId, q, q);
+export async function listPatterns(deps: StoreDeps, auth: Caller, q: { category?: string; scope?: string; tag?: string } & PageParams) {
+  const page = await patternsRepository.list(deps.db, auth.accountId, q, q);
   return { ...page, data: page.rows.map(presentPattern) };
 }
 
-export const getPattern = async (ctx: AppContext, auth: AuthContext, id: string) => presentPattern(await requirePattern(ctx, auth, id));
+export const getPattern = async (deps: StoreDeps, auth: Caller, id: string) => presentPattern(await requirePattern(deps, auth, id));
 
-export async function patchPattern(ctx: AppContext, auth: AuthContext, id: string, body: PatchPatternInput) {
-  const current = await requirePattern(ctx, auth, id);
+export async function patchPattern(deps: EmbeddingDeps, auth: Caller, id: string, body: PatchPatternInput) {
+  const current = await requirePattern(deps, auth, id);
   const textChanged =
     (body.title !== undefined && body.title !== current.title) || (body.description !== undefined && body.description !== current.description);
-  await patternsRepository.update(ctx.db.knex, auth.accountId, id, {
+  await patternsRepository.update(deps.db, auth.accountId, id, {
     title: body.title,
     description: body.description,
     scope: body.scope,
@@ -88,14 +88,14 @@ export async function patchPattern(ctx: AppContext, auth: AuthContext, id: strin
     exampleCode: body.example_code,
     metadata: body.metadata,
     ...(textChanged
-      ? { embedding: await embedText(ctx.embedder, patternText({ title: body.title ?? current.title, description: body.description ?? current.description })), embeddingModel: ctx.embedder.model }
+      ? { embedding: await embedText(deps.embedder, patternText({ title: body.title ?? current.title, description: body.description ?? current.description })), embeddingModel: deps.embedder.model }
       : {}),
   });
-  return presentPattern(await requirePattern(ctx, auth, id));
+  return presentPattern(await requirePattern(deps, auth, id));
 }
 
-export async function deletePattern(ctx: AppContext, auth: AuthContext, id: string): Promise<void> {
-  if (!(await patternsRepository.softDelete(ctx.db.knex, auth.accountId, id))) throw ApiError.notFound('Pattern');
+export async function deletePattern(deps: StoreDeps, auth: Caller, id: string): Promise<void> {
+  if (!(await patternsRepository.softDelete(deps.db, auth.accountId, id))) throw ApiError.notFound('Pattern');
 }
 
 /** `{pattern, score}`, plus flat copies a client's listing reads (docs/clients.md, "Additive response members"). */
@@ -108,19 +108,19 @@ function searchItem(row: PatternRow, score: number) {
  * minimum score. An empty query (the GET form allows it) lists patterns unranked, score 0.
  */
 export async function searchPatterns(
-  ctx: AppContext,
-  auth: AuthContext,
+  deps: EmbeddingDeps,
+  auth: Caller,
   body: { query: string; limit: number; category?: string; project?: string; threshold?: number },
 ) {
-  const forProjectId = body.project === undefined ? undefined : ((await projectsRepository.findLiveBySlug(ctx.db.knex, auth.accountId, body.project))?.id ?? null);
+  const forProjectId = body.project === undefined ? undefined : ((await projectsRepository.findLiveBySlug(deps.db, auth.accountId, body.project))?.id ?? null);
   if (body.query.trim() === '') {
-    const page = await patternsRepository.list(ctx.db.knex, auth.accountId, { category: body.category }, { limit: body.limit, offset: 0 });
+    const page = await patternsRepository.list(deps.db, auth.accountId, { category: body.category }, { limit: body.limit, offset: 0 });
     const rows = forProjectId === undefined ? page.rows : page.rows.filter((r) => r.scope === 'global');
     const data = rows.map((row) => searchItem(row, 0));
     return { data, query: body.query, total: data.length };
   }
-  const vector = await embedText(ctx.embedder, body.query);
-  const rows = await patternsRepository.similar(ctx.db.knex, auth.accountId, vector, ctx.embedder.model, body.limit, body.category, forProjectId);
+  const vector = await embedText(deps.embedder, body.query);
+  const rows = await patternsRepository.similar(deps.db, auth.accountId, vector, deps.embedder.model, body.limit, body.category, forProjectId);
   const data = rows
     .map(({ score, ...row }) => searchItem(row, similarityScore(score)))
     .filter((d) => body.threshold === undefined || d.score >= body.threshold);
@@ -128,18 +128,18 @@ export async function searchPatterns(
 }
 
 /** Idempotent per project: the count moves once however often it is called. */
-export async function adoptPattern(ctx: AppContext, auth: AuthContext, id: string, projectSlug: string) {
-  await requirePattern(ctx, auth, id);
-  const project = await projectForWrite(ctx, auth.accountId, projectSlug);
+export async function adoptPattern(deps: StoreDeps, auth: Caller, id: string, projectSlug: string) {
+  await requirePattern(deps, auth, id);
+  const project = await projectForWrite(deps, auth.accountId, projectSlug);
   // false: the project was deleted between the look-up and the adoption.
-  if (!(await patternsRepository.adopt(ctx.db.knex, auth.accountId, id, project.id))) throw ApiError.notFound('Project');
-  return presentPattern(await requirePattern(ctx, auth, id));
+  if (!(await patternsRepository.adopt(deps.db, auth.accountId, id, project.id))) throw ApiError.notFound('Project');
+  return presentPattern(await requirePattern(deps, auth, id));
 }
 
-export async function unadoptPattern(ctx: AppContext, auth: AuthContext, id: string, projectSlug: string): Promise<void> {
-  await requirePattern(ctx, auth, id);
-  const project = await projectBySlug(ctx, auth.accountId, projectSlug);
-  if (!(await patternsRepository.unadopt(ctx.db.knex, auth.accountId, id, project.id))) {
+export async function unadoptPattern(deps: StoreDeps, auth: Caller, id: string, projectSlug: string): Promise<void> {
+  await requirePattern(deps, auth, id);
+  const project = await projectBySlug(deps, auth.accountId, projectSlug);
+  if (!(await patternsRepository.unadopt(deps.db, auth.accountId, id, project.id))) {
     throw new ApiError('not_found', `Project "${projectSlug}" has not adopted this pattern`);
   }
 }

@@ -2,7 +2,7 @@ import { ApiError, toIso } from '@ams/core';
 import { decisionsRepository, entitiesRepository, memoriesRepository, ProjectEdge, projectRelationshipsRepository, ProjectRow, patternsRepository } from '@ams/db';
 import { embedText } from '@ams/embeddings';
 import { presentMemorySummary } from '@ams/memories';
-import type { AppContext, AuthContext } from './deps';
+import type { Caller, EmbeddingDeps, StoreDeps } from './deps';
 import { presentDecision } from './decisions.service';
 import { presentPattern } from './patterns.service';
 import { projectForWrite, requireProjectBySlug } from './projects.service';
@@ -40,11 +40,11 @@ function presentEdge(e: ProjectEdge) {
  * project names, so unregistered ones create their projects (docs/clients.md, "Names instead of ids"). The same edge
  * twice returns the first (created false).
  */
-export async function addRelationship(ctx: AppContext, auth: AuthContext, sourceSlug: string, body: RelationshipBody) {
+export async function addRelationship(deps: StoreDeps, auth: Caller, sourceSlug: string, body: RelationshipBody) {
   if (sourceSlug === body.target_project) throw ApiError.invalidField('target_project', 'target_project must differ from the source project');
-  const source = await projectForWrite(ctx, auth.accountId, sourceSlug);
-  const target = await projectForWrite(ctx, auth.accountId, body.target_project);
-  const { row, created } = await projectRelationshipsRepository.link(ctx.db.knex, {
+  const source = await projectForWrite(deps, auth.accountId, sourceSlug);
+  const target = await projectForWrite(deps, auth.accountId, body.target_project);
+  const { row, created } = await projectRelationshipsRepository.link(deps.db, {
     accountId: auth.accountId,
     sourceId: source.id,
     targetId: target.id,
@@ -64,24 +64,24 @@ export async function addRelationship(ctx: AppContext, auth: AuthContext, source
   };
 }
 
-async function edges(ctx: AppContext, auth: AuthContext, slug: string, directions: Array<'outgoing' | 'incoming'>, types?: string[]) {
-  const project = await requireProjectBySlug(ctx, auth.accountId, slug);
-  const rows = await projectRelationshipsRepository.edgesOf(ctx.db.knex, auth.accountId, project.id, { directions, types });
+async function edges(deps: StoreDeps, auth: Caller, slug: string, directions: Array<'outgoing' | 'incoming'>, types?: string[]) {
+  const project = await requireProjectBySlug(deps, auth.accountId, slug);
+  const rows = await projectRelationshipsRepository.edgesOf(deps.db, auth.accountId, project.id, { directions, types });
   const data = rows.map(presentEdge);
   return { project: project.slug, data, total: data.length };
 }
 
 /** What the project depends on: its outgoing dependency edges. */
-export const projectDependencies = (ctx: AppContext, auth: AuthContext, slug: string) => edges(ctx, auth, slug, ['outgoing'], DEPENDENCY_TYPES);
+export const projectDependencies = (deps: StoreDeps, auth: Caller, slug: string) => edges(deps, auth, slug, ['outgoing'], DEPENDENCY_TYPES);
 /** What depends on the project: its incoming dependency edges. */
-export const projectDependents = (ctx: AppContext, auth: AuthContext, slug: string) => edges(ctx, auth, slug, ['incoming'], DEPENDENCY_TYPES);
+export const projectDependents = (deps: StoreDeps, auth: Caller, slug: string) => edges(deps, auth, slug, ['incoming'], DEPENDENCY_TYPES);
 /** Every edge of the project, both ways, of every type. */
-export const relatedProjects = (ctx: AppContext, auth: AuthContext, slug: string) => edges(ctx, auth, slug, ['outgoing', 'incoming']);
+export const relatedProjects = (deps: StoreDeps, auth: Caller, slug: string) => edges(deps, auth, slug, ['outgoing', 'incoming']);
 
 /** A dependent project's decisions and memories nearest to the change text. */
-async function affectedBy(ctx: AppContext, auth: AuthContext, dependent: ProjectEdge, vector: string) {
-  const db = ctx.db.knex;
-  const decisions = await decisionsRepository.similar(db, auth.accountId, vector, ctx.embedder.model, IMPACT_HITS, dependent.other_slug, true);
+async function affectedBy(deps: EmbeddingDeps, auth: Caller, dependent: ProjectEdge, vector: string) {
+  const db = deps.db;
+  const decisions = await decisionsRepository.similar(db, auth.accountId, vector, deps.embedder.model, IMPACT_HITS, dependent.other_slug, true);
   const hits = await memoriesRepository.semanticCandidates(
     db,
     {
@@ -90,7 +90,7 @@ async function affectedBy(ctx: AppContext, auth: AuthContext, dependent: Project
       projectId: dependent.other_id,
       includeConfidential: false,
       includeArchived: false,
-      embeddingModel: ctx.embedder.model,
+      embeddingModel: deps.embedder.model,
     },
     vector,
     IMPACT_HITS,
@@ -115,22 +115,22 @@ async function affectedBy(ctx: AppContext, auth: AuthContext, dependent: Project
  * each with its decisions and memories nearest to the change, the patterns it shares with
  * `project` (which the change may touch), and `project`'s own active decisions nearest to it.
  */
-export async function impactAnalysis(ctx: AppContext, auth: AuthContext, body: ImpactAnalysisBody) {
-  const project: ProjectRow = await requireProjectBySlug(ctx, auth.accountId, body.project);
-  const dependents = await projectRelationshipsRepository.edgesOf(ctx.db.knex, auth.accountId, project.id, {
+export async function impactAnalysis(deps: EmbeddingDeps, auth: Caller, body: ImpactAnalysisBody) {
+  const project: ProjectRow = await requireProjectBySlug(deps, auth.accountId, body.project);
+  const dependents = await projectRelationshipsRepository.edgesOf(deps.db, auth.accountId, project.id, {
     directions: ['incoming'],
     types: DEPENDENCY_TYPES,
   });
-  const vector = await embedText(ctx.embedder, body.change_description);
+  const vector = await embedText(deps.embedder, body.change_description);
   const affected = [];
   const shared = new Map<string, ReturnType<typeof presentPattern>>();
   for (const dependent of dependents) {
-    affected.push(await affectedBy(ctx, auth, dependent, vector));
-    for (const p of await patternsRepository.adoptedByAll(ctx.db.knex, auth.accountId, [project.id, dependent.other_id])) {
+    affected.push(await affectedBy(deps, auth, dependent, vector));
+    for (const p of await patternsRepository.adoptedByAll(deps.db, auth.accountId, [project.id, dependent.other_id])) {
       shared.set(p.id, presentPattern(p));
     }
   }
-  const own = await decisionsRepository.similar(ctx.db.knex, auth.accountId, vector, ctx.embedder.model, IMPACT_HITS, project.slug, true);
+  const own = await decisionsRepository.similar(deps.db, auth.accountId, vector, deps.embedder.model, IMPACT_HITS, project.slug, true);
   return {
     project: project.slug,
     change_description: body.change_description,
@@ -147,18 +147,18 @@ export async function impactAnalysis(ctx: AppContext, auth: AuthContext, body: I
  * GET /v1/projects/shared-patterns (docs/clients.md, "Additional endpoints"): patterns adopted by both projects. A
  * read naming an unknown slug matches nothing (docs/clients.md, "Names instead of ids").
  */
-export async function sharedPatterns(ctx: AppContext, auth: AuthContext, q: { a: string; b: string }) {
+export async function sharedPatterns(deps: StoreDeps, auth: Caller, q: { a: string; b: string }) {
   const [a, b] = await Promise.all([
-    requireOrNull(ctx, auth.accountId, q.a),
-    requireOrNull(ctx, auth.accountId, q.b),
+    requireOrNull(deps, auth.accountId, q.a),
+    requireOrNull(deps, auth.accountId, q.b),
   ]);
-  const rows = a && b ? await patternsRepository.adoptedByAll(ctx.db.knex, auth.accountId, [a.id, b.id]) : [];
+  const rows = a && b ? await patternsRepository.adoptedByAll(deps.db, auth.accountId, [a.id, b.id]) : [];
   const data = rows.map(presentPattern);
   return { data, project_a: q.a, project_b: q.b, total: data.length };
 }
 
-async function requireOrNull(ctx: AppContext, accountId: string, slug: string): Promise<ProjectRow | null> {
-  return requireProjectBySlug(ctx, accountId, slug).catch((err: unknown) => {
+async function requireOrNull(deps: StoreDeps, accountId: string, slug: string): Promise<ProjectRow | null> {
+  return requireProjectBySlug(deps, accountId, slug).catch((err: unknown) => {
     if (err instanceof ApiError && err.type === 'not_found') return null;
     throw err;
   });

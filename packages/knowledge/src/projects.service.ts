@@ -1,6 +1,6 @@
 import { ApiError, toIso, toUnixSeconds } from '@ams/core';
 import { decisionsRepository, isUniqueViolation, PageParams, patternsRepository, ProjectRow, projectsRepository } from '@ams/db';
-import type { AppContext, AuthContext } from './deps';
+import type { Caller, StoreDeps } from './deps';
 
 /** Validated input (the route schema types its body with it). */
 export interface CreateProjectInput {
@@ -56,7 +56,7 @@ export function presentProject(row: ProjectRow, memoryCount: number) {
  * Registers a project. A project that a write created by naming its slug is completed in place
  * (its id and memories kept, the registration's fields written); a registered slug is 409.
  */
-export async function createProject(ctx: AppContext, auth: AuthContext, body: CreateProjectInput) {
+export async function createProject(deps: StoreDeps, auth: Caller, body: CreateProjectInput) {
   const fields = {
     accountId: auth.accountId,
     slug: body.slug,
@@ -67,56 +67,56 @@ export async function createProject(ctx: AppContext, auth: AuthContext, body: Cr
     metadata: body.metadata,
   };
   try {
-    return presentProject(await projectsRepository.insert(ctx.db.knex, fields), 0);
+    return presentProject(await projectsRepository.insert(deps.db, fields), 0);
   } catch (err) {
     if (!isUniqueViolation(err, SLUG_TAKEN)) throw err;
   }
-  const completed = await projectsRepository.completeRegistration(ctx.db.knex, fields);
+  const completed = await projectsRepository.completeRegistration(deps.db, fields);
   if (!completed) throw ApiError.conflict(`A project with slug "${body.slug}" already exists`);
-  return present(ctx, completed);
+  return present(deps, completed);
 }
 
-export async function listProjects(ctx: AppContext, auth: AuthContext, page: PageParams) {
-  const result = await projectsRepository.list(ctx.db.knex, auth.accountId, page);
-  const counts = await projectsRepository.memoryCounts(ctx.db.knex, auth.accountId, result.rows.map((r) => r.id));
+export async function listProjects(deps: StoreDeps, auth: Caller, page: PageParams) {
+  const result = await projectsRepository.list(deps.db, auth.accountId, page);
+  const counts = await projectsRepository.memoryCounts(deps.db, auth.accountId, result.rows.map((r) => r.id));
   return { ...result, data: result.rows.map((r) => presentProject(r, counts.get(r.id) ?? 0)) };
 }
 
-async function requireProject(ctx: AppContext, auth: AuthContext, id: string): Promise<ProjectRow> {
-  const row = await projectsRepository.findLive(ctx.db.knex, auth.accountId, id);
+async function requireProject(deps: StoreDeps, auth: Caller, id: string): Promise<ProjectRow> {
+  const row = await projectsRepository.findLive(deps.db, auth.accountId, id);
   if (!row) throw ApiError.notFound('Project');
   return row;
 }
 
-async function present(ctx: AppContext, row: ProjectRow) {
-  const counts = await projectsRepository.memoryCounts(ctx.db.knex, row.account_id, [row.id]);
+async function present(deps: StoreDeps, row: ProjectRow) {
+  const counts = await projectsRepository.memoryCounts(deps.db, row.account_id, [row.id]);
   return presentProject(row, counts.get(row.id) ?? 0);
 }
 
-export async function getProject(ctx: AppContext, auth: AuthContext, id: string) {
-  return present(ctx, await requireProject(ctx, auth, id));
+export async function getProject(deps: StoreDeps, auth: Caller, id: string) {
+  return present(deps, await requireProject(deps, auth, id));
 }
 
 /** The live project of that slug, else 404: a project named in a read path. */
-export async function requireProjectBySlug(ctx: AppContext, accountId: string, slug: string): Promise<ProjectRow> {
-  const row = await projectsRepository.findLiveBySlug(ctx.db.knex, accountId, slug);
+export async function requireProjectBySlug(deps: StoreDeps, accountId: string, slug: string): Promise<ProjectRow> {
+  const row = await projectsRepository.findLiveBySlug(deps.db, accountId, slug);
   if (!row) throw ApiError.notFound('Project');
   return row;
 }
 
 /** GET /v1/projects/{slug}: the slug form of GET by id (docs/clients.md, "Method and path variants"). */
-export async function getProjectBySlug(ctx: AppContext, auth: AuthContext, slug: string) {
-  return present(ctx, await requireProjectBySlug(ctx, auth.accountId, slug));
+export async function getProjectBySlug(deps: StoreDeps, auth: Caller, slug: string) {
+  return present(deps, await requireProjectBySlug(deps, auth.accountId, slug));
 }
 
 /** A project slug named by a write: created when the account has no such project (docs/clients.md, "Names instead of ids"). */
-export async function projectForWrite(ctx: AppContext, accountId: string, slug: string): Promise<ProjectRow> {
-  return projectsRepository.ensureBySlug(ctx.db.knex, accountId, slug);
+export async function projectForWrite(deps: StoreDeps, accountId: string, slug: string): Promise<ProjectRow> {
+  return projectsRepository.ensureBySlug(deps.db, accountId, slug);
 }
 
-export async function patchProject(ctx: AppContext, auth: AuthContext, id: string, body: PatchProjectInput) {
-  await requireProject(ctx, auth, id);
-  const row = await projectsRepository.update(ctx.db.knex, auth.accountId, id, {
+export async function patchProject(deps: StoreDeps, auth: Caller, id: string, body: PatchProjectInput) {
+  await requireProject(deps, auth, id);
+  const row = await projectsRepository.update(deps.db, auth.accountId, id, {
     name: body.name,
     description: body.description,
     stack: body.stack,
@@ -124,12 +124,12 @@ export async function patchProject(ctx: AppContext, auth: AuthContext, id: strin
     metadata: body.metadata,
   });
   if (!row) throw ApiError.notFound('Project');
-  return present(ctx, row);
+  return present(deps, row);
 }
 
 /** Soft delete, keeping its memories; in the same transaction it stops counting as a pattern adopter. */
-export async function deleteProject(ctx: AppContext, auth: AuthContext, id: string): Promise<void> {
-  const deleted = await ctx.db.knex.transaction(async (trx) => {
+export async function deleteProject(deps: StoreDeps, auth: Caller, id: string): Promise<void> {
+  const deleted = await deps.db.transaction(async (trx) => {
     if (!(await projectsRepository.softDelete(trx, auth.accountId, id))) return false;
     await patternsRepository.withdrawProjectAdoptions(trx, auth.accountId, id);
     return true;
@@ -138,13 +138,13 @@ export async function deleteProject(ctx: AppContext, auth: AuthContext, id: stri
 }
 
 /** What an agent starting work on a project should know: its stack, key memories, decisions and patterns. */
-export async function projectContext(ctx: AppContext, auth: AuthContext, slug: string) {
-  const project = await projectsRepository.findLiveBySlug(ctx.db.knex, auth.accountId, slug);
+export async function projectContext(deps: StoreDeps, auth: Caller, slug: string) {
+  const project = await projectsRepository.findLiveBySlug(deps.db, auth.accountId, slug);
   if (!project) throw ApiError.notFound('Project');
   const [memories, decisions, patterns] = await Promise.all([
-    projectsRepository.contextMemories(ctx.db.knex, auth.accountId, project.id, CONTEXT_MEMORIES),
-    decisionsRepository.activeForProject(ctx.db.knex, auth.accountId, project.slug),
-    patternsRepository.adoptedByProject(ctx.db.knex, auth.accountId, project.id),
+    projectsRepository.contextMemories(deps.db, auth.accountId, project.id, CONTEXT_MEMORIES),
+    decisionsRepository.activeForProject(deps.db, auth.accountId, project.slug),
+    patternsRepository.adoptedByProject(deps.db, auth.accountId, project.id),
   ]);
   const memoryItems = memories.map((m) => ({
     id: m.id,

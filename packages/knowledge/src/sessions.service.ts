@@ -3,7 +3,7 @@ import { isUniqueViolation, PageParams, SessionRow, sessionsRepository } from '@
 import { centroid, cosineSimilarity } from '@ams/embeddings';
 import { resolveAgentForRead, resolveAgentForWrite } from '@ams/memories';
 import { extractiveSummary } from '@ams/text';
-import type { AppContext, AuthContext } from './deps';
+import type { Caller, EmbeddingDeps, StoreDeps } from './deps';
 
 /** Validated input (the route schema types its body with it). */
 export interface CreateSessionInput {
@@ -39,15 +39,15 @@ export function presentSession(row: SessionRow, memoryCount: number) {
   };
 }
 
-async function present(ctx: AppContext, row: SessionRow) {
-  const counts = await sessionsRepository.memoryCounts(ctx.db.knex, row.account_id, [row.id]);
+async function present(deps: StoreDeps, row: SessionRow) {
+  const counts = await sessionsRepository.memoryCounts(deps.db, row.account_id, [row.id]);
   return presentSession(row, counts.get(row.id) ?? 0);
 }
 
-async function newSession(ctx: AppContext, auth: AuthContext, body: CreateSessionInput) {
+async function newSession(deps: StoreDeps, auth: Caller, body: CreateSessionInput) {
   return {
     accountId: auth.accountId,
-    agentId: await resolveAgentForWrite(ctx.db.knex, auth, body.agent_id),
+    agentId: await resolveAgentForWrite(deps.db, auth, body.agent_id),
     externalId: body.external_id ?? null,
     project: body.project ?? null,
     title: body.title ?? null,
@@ -55,9 +55,9 @@ async function newSession(ctx: AppContext, auth: AuthContext, body: CreateSessio
   };
 }
 
-export async function createSession(ctx: AppContext, auth: AuthContext, body: CreateSessionInput) {
+export async function createSession(deps: StoreDeps, auth: Caller, body: CreateSessionInput) {
   try {
-    return presentSession(await sessionsRepository.insert(ctx.db.knex, await newSession(ctx, auth, body)), 0);
+    return presentSession(await sessionsRepository.insert(deps.db, await newSession(deps, auth, body)), 0);
   } catch (err) {
     if (isUniqueViolation(err, EXTERNAL_ID_TAKEN)) throw ApiError.conflict(`A session with external_id "${body.external_id}" already exists`);
     throw err;
@@ -65,58 +65,58 @@ export async function createSession(ctx: AppContext, auth: AuthContext, body: Cr
 }
 
 /** title and metadata apply only when the session is created. */
-export async function getOrCreateSession(ctx: AppContext, auth: AuthContext, body: CreateSessionInput & { external_id: string }) {
-  const { row, created } = await sessionsRepository.getOrCreate(ctx.db.knex, { ...(await newSession(ctx, auth, body)), externalId: body.external_id });
-  const contributors = await sessionsRepository.contributors(ctx.db.knex, auth.accountId, row.id);
-  return { ...(await present(ctx, row)), created, contributors };
+export async function getOrCreateSession(deps: StoreDeps, auth: Caller, body: CreateSessionInput & { external_id: string }) {
+  const { row, created } = await sessionsRepository.getOrCreate(deps.db, { ...(await newSession(deps, auth, body)), externalId: body.external_id });
+  const contributors = await sessionsRepository.contributors(deps.db, auth.accountId, row.id);
+  return { ...(await present(deps, row)), created, contributors };
 }
 
-export async function listSessions(ctx: AppContext, auth: AuthContext, q: { agent_id?: string; project?: string; status?: string } & PageParams) {
-  const agent = await resolveAgentForRead(ctx.db.knex, auth, q.agent_id);
+export async function listSessions(deps: StoreDeps, auth: Caller, q: { agent_id?: string; project?: string; status?: string } & PageParams) {
+  const agent = await resolveAgentForRead(deps.db, auth, q.agent_id);
   if (agent === 'none') return { hasMore: false, nextCursor: null, totalCount: 0, data: [] };
-  const page = await sessionsRepository.list(ctx.db.knex, auth.accountId, { agentId: agent, project: q.project, status: q.status }, q);
-  const counts = await sessionsRepository.memoryCounts(ctx.db.knex, auth.accountId, page.rows.map((r) => r.id));
+  const page = await sessionsRepository.list(deps.db, auth.accountId, { agentId: agent, project: q.project, status: q.status }, q);
+  const counts = await sessionsRepository.memoryCounts(deps.db, auth.accountId, page.rows.map((r) => r.id));
   return { ...page, data: page.rows.map((r) => presentSession(r, counts.get(r.id) ?? 0)) };
 }
 
-async function requireSession(ctx: AppContext, auth: AuthContext, id: string): Promise<SessionRow> {
-  const row = await sessionsRepository.findLive(ctx.db.knex, auth.accountId, id);
+async function requireSession(deps: StoreDeps, auth: Caller, id: string): Promise<SessionRow> {
+  const row = await sessionsRepository.findLive(deps.db, auth.accountId, id);
   if (!row) throw ApiError.notFound('Session');
   return row;
 }
 
-export async function getSession(ctx: AppContext, auth: AuthContext, id: string, includeMemories: boolean) {
-  const session = await present(ctx, await requireSession(ctx, auth, id));
+export async function getSession(deps: StoreDeps, auth: Caller, id: string, includeMemories: boolean) {
+  const session = await present(deps, await requireSession(deps, auth, id));
   if (!includeMemories) return session;
-  const memories = await sessionsRepository.memoriesOf(ctx.db.knex, auth.accountId, id, false);
+  const memories = await sessionsRepository.memoriesOf(deps.db, auth.accountId, id, false);
   return { ...session, memories: memories.map((m) => ({ id: m.id, content: m.content, created_at: toUnixSeconds(m.created_at)! })) };
 }
 
 /** active → ended; ending an ended session is a conflict (docs/api.md, "Sessions, decisions and patterns"). */
-export async function endSession(ctx: AppContext, auth: AuthContext, id: string, body: EndSessionInput) {
-  const current = await requireSession(ctx, auth, id);
+export async function endSession(deps: StoreDeps, auth: Caller, id: string, body: EndSessionInput) {
+  const current = await requireSession(deps, auth, id);
   if (current.status === 'ended') throw ApiError.conflict('Session has already ended');
-  const row = await sessionsRepository.end(ctx.db.knex, auth.accountId, id, body);
+  const row = await sessionsRepository.end(deps.db, auth.accountId, id, body);
   if (!row) throw ApiError.conflict('Session has already ended');
-  return present(ctx, row);
+  return present(deps, row);
 }
 
 /**
  * The PUT form some clients send after every turn (docs/clients.md, "Method and path variants"): ending an ended session
  * answers it again, with a given summary and metadata applied, instead of the POST form's 409.
  */
-export async function endSessionIdempotent(ctx: AppContext, auth: AuthContext, id: string, body: EndSessionInput) {
-  const current = await requireSession(ctx, auth, id);
+export async function endSessionIdempotent(deps: StoreDeps, auth: Caller, id: string, body: EndSessionInput) {
+  const current = await requireSession(deps, auth, id);
   if (current.status === 'active') {
-    const ended = await sessionsRepository.end(ctx.db.knex, auth.accountId, id, body);
-    if (ended) return present(ctx, ended);
+    const ended = await sessionsRepository.end(deps.db, auth.accountId, id, body);
+    if (ended) return present(deps, ended);
   }
   const noChange = body.summary === undefined && body.metadata === undefined;
   const row = noChange
-    ? await sessionsRepository.findLive(ctx.db.knex, auth.accountId, id)
-    : await sessionsRepository.amendEnded(ctx.db.knex, auth.accountId, id, body);
+    ? await sessionsRepository.findLive(deps.db, auth.accountId, id)
+    : await sessionsRepository.amendEnded(deps.db, auth.accountId, id, body);
   if (!row) throw ApiError.notFound('Session');
-  return present(ctx, row);
+  return present(deps, row);
 }
 
 const parseVector = (text: string): number[] => JSON.parse(text) as number[];
@@ -125,11 +125,11 @@ const parseVector = (text: string): number[] => JSON.parse(text) as number[];
  * Extractive: each memory is scored by its similarity to the session's centroid embedding, and the
  * most representative sentences are kept in time order. No memories: an empty summary.
  */
-export async function summarizeSession(ctx: AppContext, auth: AuthContext, id: string) {
-  await requireSession(ctx, auth, id);
-  const memories = await sessionsRepository.memoriesOf(ctx.db.knex, auth.accountId, id, true);
+export async function summarizeSession(deps: EmbeddingDeps, auth: Caller, id: string) {
+  await requireSession(deps, auth, id);
+  const memories = await sessionsRepository.memoriesOf(deps.db, auth.accountId, id, true);
   // Only vectors of the current model share a space (a v2 memory may still be waiting for one).
-  const vectors = memories.map((m) => (m.embedding && m.embedding_model === ctx.embedder.model ? parseVector(m.embedding) : undefined));
+  const vectors = memories.map((m) => (m.embedding && m.embedding_model === deps.embedder.model ? parseVector(m.embedding) : undefined));
   const embedded = vectors.filter((v): v is number[] => v !== undefined);
   const center = embedded.length ? centroid(embedded) : undefined;
   const summary = extractiveSummary(
@@ -139,14 +139,14 @@ export async function summarizeSession(ctx: AppContext, auth: AuthContext, id: s
       score: center && vectors[i] ? cosineSimilarity(center, vectors[i]!) : 0,
     })),
   );
-  const row = await sessionsRepository.saveSummary(ctx.db.knex, auth.accountId, id, summary);
+  const row = await sessionsRepository.saveSummary(deps.db, auth.accountId, id, summary);
   if (!row) throw ApiError.notFound('Session');
   return { session_id: id, summary, memory_count: memories.length, generated_at: toIso(row.summary_generated_at)! };
 }
 
-export async function deleteSession(ctx: AppContext, auth: AuthContext, id: string, cascadeMemories: boolean) {
-  await requireSession(ctx, auth, id);
-  const row = await ctx.db.knex.transaction((trx) => sessionsRepository.softDelete(trx, auth.accountId, id, cascadeMemories));
+export async function deleteSession(deps: StoreDeps, auth: Caller, id: string, cascadeMemories: boolean) {
+  await requireSession(deps, auth, id);
+  const row = await deps.db.transaction((trx) => sessionsRepository.softDelete(trx, auth.accountId, id, cascadeMemories));
   if (!row) throw ApiError.notFound('Session');
   return { id, deleted: true, deleted_at: toIso(row.deleted_at)!, cascade_memories: cascadeMemories };
 }

@@ -1,4 +1,4 @@
-import type { AppContext } from './deps';
+import type { VectorDeps } from './deps';
 
 /** Validated input (the route schema types its body with it). */
 export interface EmbedBody {
@@ -14,14 +14,14 @@ const round = (n: number) => Math.round(n * 1e7) / 1e7;
  * client's local index compares like with like. `prefix` is accepted for task-prefixed models;
  * the configured model takes none, so it does not change the text.
  */
-export async function embed(ctx: AppContext, body: EmbedBody) {
+export async function embed(deps: Pick<VectorDeps, 'embedder'>, body: EmbedBody) {
   const texts = body.texts ?? [body.text!];
-  const vectors = await ctx.embedder.embed(texts);
+  const vectors = await deps.embedder.embed(texts);
   const arrays = vectors.map((v) => Array.from(v, round));
   return {
     object: 'embedding' as const,
-    model: ctx.embedder.model,
-    dimension: ctx.embedder.dimensions,
+    model: deps.embedder.model,
+    dimension: deps.embedder.dimensions,
     ...(body.texts ? { embeddings: arrays } : { embedding: arrays[0]! }),
   };
 }

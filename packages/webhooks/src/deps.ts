@@ -1,15 +1,21 @@
-import type { Config } from '@ams/core';
-import type { Database } from '@ams/db';
+import type { SecretBox } from '@ams/core';
+import type { Db } from '@ams/db';
 
 /** Who is asking: the account whose webhooks these are. */
-export interface AuthContext {
+export interface WebhookCaller {
   accountId: string;
 }
 
-/** The process's resources the webhook rules use (the API's context satisfies it). */
-export interface AppContext {
-  config: Config;
-  db: Database;
+/** Which webhook URLs registration accepts (WEBHOOK_ALLOW_LOOPBACK). */
+export interface TargetPolicy {
+  allowLoopback: boolean;
+}
+
+/** What the webhook rules use: the database, the URL policy, the secrets' key, the dispatcher. */
+export interface WebhookDeps extends TargetPolicy {
+  db: Db;
+  /** The key that seals secrets at rest: asked for only when a secret is set (it may be made on first use). */
+  secretBox: () => SecretBox;
   /** Hands deliveries, recorded in a transaction that has committed, to the dispatcher. Never throws. */
-  webhookDispatch?: (accountId: string, deliveryIds: string[]) => void;
+  dispatch?: (accountId: string, deliveryIds: string[]) => void;
 }

@@ -1,8 +1,8 @@
-import { ApiError, secretBoxFor, toIso } from '@ams/core';
+import { ApiError, toIso } from '@ams/core';
 import { DeliveryRow, PageParams, sealWebhookSecret, webhookDeliveriesRepository, WebhookRow, webhooksRepository } from '@ams/db';
 import { redactUrlSecrets } from './target-policy';
 import { assertWebhookTarget } from './webhook-target';
-import type { AppContext, AuthContext } from './deps';
+import type { WebhookCaller, WebhookDeps } from './deps';
 
 /** Validated input (the route schema types its body with it). */
 export interface WebhookInput {
@@ -45,43 +45,43 @@ export function presentDelivery(row: DeliveryRow) {
   };
 }
 
-async function requireWebhook(ctx: AppContext, auth: AuthContext, id: string): Promise<WebhookRow> {
-  const row = await webhooksRepository.find(ctx.db.knex, auth.accountId, id);
+async function requireWebhook(deps: WebhookDeps, auth: WebhookCaller, id: string): Promise<WebhookRow> {
+  const row = await webhooksRepository.find(deps.db, auth.accountId, id);
   if (!row) throw ApiError.notFound('Webhook');
   return row;
 }
 
 /** Secrets are stored sealed with the configured key (SecretBox), never in plaintext. */
-const sealed = (ctx: AppContext, auth: AuthContext, secret: string | undefined) =>
-  secret === undefined ? undefined : sealWebhookSecret(secretBoxFor(ctx.config), auth.accountId, secret);
+const sealed = (deps: WebhookDeps, auth: WebhookCaller, secret: string | undefined) =>
+  secret === undefined ? undefined : sealWebhookSecret(deps.secretBox(), auth.accountId, secret);
 
-export async function createWebhook(ctx: AppContext, auth: AuthContext, body: WebhookInput) {
-  assertWebhookTarget(ctx, 'url', body.url);
-  const row = await webhooksRepository.insert(ctx.db.knex, auth.accountId, {
+export async function createWebhook(deps: WebhookDeps, auth: WebhookCaller, body: WebhookInput) {
+  assertWebhookTarget(deps, 'url', body.url);
+  const row = await webhooksRepository.insert(deps.db, auth.accountId, {
     url: body.url,
     eventTypes: body.event_types,
     description: body.description ?? null,
-    secretSealed: sealed(ctx, auth, body.secret) ?? null,
+    secretSealed: sealed(deps, auth, body.secret) ?? null,
   });
   return presentWebhook(row);
 }
 
-export async function listWebhooks(ctx: AppContext, auth: AuthContext) {
-  const rows = await webhooksRepository.listAll(ctx.db.knex, auth.accountId);
+export async function listWebhooks(deps: WebhookDeps, auth: WebhookCaller) {
+  const rows = await webhooksRepository.listAll(deps.db, auth.accountId);
   return { data: rows.map(presentWebhook), total: rows.length };
 }
 
-export const getWebhook = async (ctx: AppContext, auth: AuthContext, id: string) => presentWebhook(await requireWebhook(ctx, auth, id));
+export const getWebhook = async (deps: WebhookDeps, auth: WebhookCaller, id: string) => presentWebhook(await requireWebhook(deps, auth, id));
 
 /** Re-enabled webhooks get new events only: nothing recorded while disabled is replayed. */
-export async function patchWebhook(ctx: AppContext, auth: AuthContext, id: string, body: Partial<WebhookInput>) {
-  if (body.url !== undefined) assertWebhookTarget(ctx, 'url', body.url);
-  await requireWebhook(ctx, auth, id);
-  const row = await webhooksRepository.update(ctx.db.knex, auth.accountId, id, {
+export async function patchWebhook(deps: WebhookDeps, auth: WebhookCaller, id: string, body: Partial<WebhookInput>) {
+  if (body.url !== undefined) assertWebhookTarget(deps, 'url', body.url);
+  await requireWebhook(deps, auth, id);
+  const row = await webhooksRepository.update(deps.db, auth.accountId, id, {
     url: body.url,
     eventTypes: body.event_types,
     description: body.description,
-    secretSealed: sealed(ctx, auth, body.secret),
+    secretSealed: sealed(deps, auth, body.secret),
     enabled: body.enabled,
     disabledReason: body.enabled === false ? 'disabled by the user' : undefined,
   });
@@ -89,23 +89,23 @@ export async function patchWebhook(ctx: AppContext, auth: AuthContext, id: strin
   return presentWebhook(row);
 }
 
-export async function deleteWebhook(ctx: AppContext, auth: AuthContext, id: string): Promise<void> {
-  if (!(await webhooksRepository.delete(ctx.db.knex, auth.accountId, id))) throw ApiError.notFound('Webhook');
+export async function deleteWebhook(deps: WebhookDeps, auth: WebhookCaller, id: string): Promise<void> {
+  if (!(await webhooksRepository.delete(deps.db, auth.accountId, id))) throw ApiError.notFound('Webhook');
 }
 
-export async function listDeliveries(ctx: AppContext, auth: AuthContext, id: string, page: PageParams) {
-  await requireWebhook(ctx, auth, id);
-  const result = await webhookDeliveriesRepository.listForWebhook(ctx.db.knex, auth.accountId, id, page);
+export async function listDeliveries(deps: WebhookDeps, auth: WebhookCaller, id: string, page: PageParams) {
+  await requireWebhook(deps, auth, id);
+  const result = await webhookDeliveriesRepository.listForWebhook(deps.db, auth.accountId, id, page);
   return { ...result, data: result.rows.map(presentDelivery) };
 }
 
 /** Replays a failed delivery from scratch (same event id, fresh attempts). */
-export async function retryDelivery(ctx: AppContext, auth: AuthContext, webhookId: string, deliveryId: string) {
-  await requireWebhook(ctx, auth, webhookId);
-  const existing = await webhookDeliveriesRepository.find(ctx.db.knex, auth.accountId, deliveryId);
+export async function retryDelivery(deps: WebhookDeps, auth: WebhookCaller, webhookId: string, deliveryId: string) {
+  await requireWebhook(deps, auth, webhookId);
+  const existing = await webhookDeliveriesRepository.find(deps.db, auth.accountId, deliveryId);
   if (!existing || existing.webhook_id !== webhookId) throw ApiError.notFound('Delivery');
-  const row = await webhookDeliveriesRepository.replay(ctx.db.knex, auth.accountId, deliveryId);
+  const row = await webhookDeliveriesRepository.replay(deps.db, auth.accountId, deliveryId);
   if (!row) throw ApiError.conflict(`Only a failed delivery can be retried; this one is ${existing.status}`);
-  ctx.webhookDispatch?.(auth.accountId, [row.id]);
+  deps.dispatch?.(auth.accountId, [row.id]);
   return presentDelivery(row);
 }

@@ -1,4 +1,5 @@
 import express, { Express } from 'express';
+import { ImportJobs } from '@ams/portability';
 import type { AppContext } from './context';
 import { identifyCaller, requireAuth } from './middleware/authenticate';
 import { backpressure, LoadGauge } from './middleware/backpressure';
@@ -28,9 +29,8 @@ import { entityGraphRouter } from './routes/entity-graph/entity-graph.router';
 import { entitiesRouter } from './routes/entities/entities.router';
 import { exportRouter } from './routes/export/export.router';
 import { healthRouter } from './routes/health/health.router';
-import { importRecordRules } from './routes/import/import-record-rules';
 import { importRouter } from './routes/import/import.router';
-import { ImportJobs } from '@ams/portability';
+import { importJobsDeps } from './domain-deps';
 import { ingestionRouter } from './routes/ingestion/ingestion.router';
 import { memoriesRouter } from './routes/memories/memories.router';
 import { metricsRouter } from './routes/metrics/metrics.router';
@@ -57,7 +57,7 @@ export function createApp(ctx: AppContext): Express {
 
   const limits = { redis: ctx.redis, keyPrefix: ctx.config.redisKeyPrefix, logger: ctx.logger };
   ctx.metrics ??= apiMetrics(ctx.db.knex);
-  ctx.imports ??= new ImportJobs(ctx, importRecordRules);
+  ctx.imports ??= new ImportJobs(importJobsDeps(ctx));
   app.use(requestMetrics(ctx.metrics), requestId, requestLogger(ctx.logger), limitHeaderCount);
   // app.locals.load: what the process carries now (tests and diagnostics read it).
   app.locals.load = new LoadGauge(ctx);

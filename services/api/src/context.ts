@@ -4,9 +4,9 @@ import type { CommonWords, Database } from '@ams/db';
 import type { Embedder } from '@ams/embeddings';
 import type { ModelLoader, ReembedRunner } from '@ams/ingestion';
 import type { Dispatch, IngestionPort } from '@ams/memories';
+import type { ImportJobsPort } from '@ams/portability';
 import type { ApiMetrics } from './lib/api-metrics';
 import type { RedisConnection } from './lib/redis';
-import type { ImportJobsPort } from '@ams/portability';
 
 /** Everything a request handler may reach; built once per process by server.ts (or a test). */
 export interface AppContext {

@@ -5,7 +5,7 @@ export type { AppContext } from './context';
 export { createIngestion, type Ingestion } from './lib/ingestion';
 export { connectRedis, type RedisConnection } from './lib/redis';
 export type { Scope } from '@ams/accounts';
-export { issueApiKey } from '@ams/accounts';
+export { issueApiKey } from './issue-api-key';
 export { ROUTE_DOCS } from './openapi/all-route-docs';
 export { documentOf } from './openapi/openapi.router';
 export { validationTrace } from './openapi/validation-trace';

@@ -1,6 +1,6 @@
 import { agentsRepository, EXPORT_KINDS, ExportCursor, ExportFilters, ExportKind, exportRepository, ExportRow, projectsRepository } from '@ams/db';
 import { VERSION, isUuid } from '@ams/core';
-import type { AppContext, AuthContext } from '../deps';
+import type { Caller, ExportDeps } from '../deps';
 
 export interface ExportInput {
   format: 'ndjson' | 'markdown';
@@ -24,8 +24,8 @@ export type ExportRecord = { type: ExportKind | 'header' } & Record<string, unkn
  * The account's filters, resolved. An unknown agent or project matches nothing (as every read
  * naming one does); a key bound to an agent exports only that agent's data.
  */
-async function resolveFilters(ctx: AppContext, auth: AuthContext, q: ExportInput): Promise<ExportFilters | undefined> {
-  const db = ctx.db.knex;
+async function resolveFilters(deps: ExportDeps, auth: Caller, q: ExportInput): Promise<ExportFilters | undefined> {
+  const db = deps.db;
   const f: ExportFilters = { accountId: auth.accountId, createdAfter: q.created_after, createdBefore: q.created_before, includeVectors: q.include_vectors };
   if (q.agent !== undefined) {
     const agent = isUuid(q.agent) ? await agentsRepository.findLive(db, auth.accountId, q.agent) : await agentsRepository.findLiveByName(db, auth.accountId, q.agent);
@@ -59,10 +59,10 @@ function toRecord(kind: ExportKind, row: ExportRow): ExportRecord {
 }
 
 /** Every record of one kind, page by page. */
-export async function* recordsOf(ctx: AppContext, kind: ExportKind, f: ExportFilters): AsyncGenerator<ExportRecord> {
+export async function* recordsOf(deps: ExportDeps, kind: ExportKind, f: ExportFilters): AsyncGenerator<ExportRecord> {
   let after: ExportCursor | undefined;
   for (;;) {
-    const rows = await exportRepository.page(ctx.db.knex, kind, f, after, EXPORT_PAGE_SIZE);
+    const rows = await exportRepository.page(deps.db, kind, f, after, EXPORT_PAGE_SIZE);
     for (const row of rows) yield toRecord(kind, row);
     if (rows.length < EXPORT_PAGE_SIZE) return;
     const last = rows[rows.length - 1]!;
@@ -75,16 +75,16 @@ export async function* recordsOf(ctx: AppContext, kind: ExportKind, f: ExportFil
  * memories, entities, entity links, decisions, patterns, adoptions and webhooks (without secrets),
  * referenced kinds before the kinds that reference them.
  */
-export async function* exportRecords(ctx: AppContext, auth: AuthContext, q: ExportInput, kinds: readonly ExportKind[] = EXPORT_KINDS): AsyncGenerator<ExportRecord> {
-  const f = await resolveFilters(ctx, auth, q);
+export async function* exportRecords(deps: ExportDeps, auth: Caller, q: ExportInput, kinds: readonly ExportKind[] = EXPORT_KINDS): AsyncGenerator<ExportRecord> {
+  const f = await resolveFilters(deps, auth, q);
   yield {
     type: 'header',
     format: EXPORT_FORMAT,
     version: EXPORT_FORMAT_VERSION,
     service_version: VERSION,
     exported_at: new Date().toISOString(),
-    embedding_model: ctx.embedder.model,
-    embedding_dimensions: ctx.embedder.dimensions,
+    embedding_model: deps.embedder.model,
+    embedding_dimensions: deps.embedder.dimensions,
     includes_vectors: q.include_vectors,
     filters: {
       agent: q.agent ?? null,
@@ -94,5 +94,5 @@ export async function* exportRecords(ctx: AppContext, auth: AuthContext, q: Expo
     },
   };
   if (!f) return;
-  for (const kind of kinds) yield* recordsOf(ctx, kind, f);
+  for (const kind of kinds) yield* recordsOf(deps, kind, f);
 }

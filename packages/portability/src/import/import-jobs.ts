@@ -6,11 +6,10 @@ import { pipeline } from 'node:stream/promises';
 import { PassThrough, Transform, type Readable } from 'node:stream';
 import { ApiError } from '@ams/core';
 import { ImportJobRow, importJobsRepository } from '@ams/db';
-import type { AppContext } from '../deps';
+import type { ImportJobsDeps } from '../deps';
 import type { ImportJobsPort, ImportOptions } from './import-port';
 import { runImport } from './import.service';
 import { ndjsonLines } from './ndjson-lines';
-import type { RecordRules } from './record-rules';
 
 export const MAX_IMPORT_LINE_BYTES = 2 * 1024 * 1024;
 
@@ -60,13 +59,10 @@ export function presentImportJob(row: ImportJobRow) {
 export class ImportJobs implements ImportJobsPort {
   private readonly running = new Map<string, { stop: AbortController; done: Promise<void> }>();
 
-  constructor(
-    private readonly ctx: AppContext,
-    private readonly rules: RecordRules,
-  ) {}
+  constructor(private readonly deps: ImportJobsDeps) {}
 
   async start(accountId: string, body: Readable & { headers?: Record<string, unknown> }, q: ImportOptions): Promise<ImportJobRow> {
-    const { importMaxBytes } = this.ctx.config;
+    const { maxBytes: importMaxBytes } = this.deps;
     // A declared length over the limit is refused before a byte is spooled.
     if (Number(body.headers?.['content-length'] ?? 0) > importMaxBytes) throw tooLarge(importMaxBytes);
     const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'ams-import-'));
@@ -82,7 +78,7 @@ export class ImportJobs implements ImportJobsPort {
         body.resume();
         throw err;
       });
-      job = await importJobsRepository.insert(this.ctx.db.knex, accountId, q.on_conflict);
+      job = await importJobsRepository.insert(this.deps.db, accountId, q.on_conflict);
     } catch (err) {
       await fs.promises.rm(dir, { recursive: true, force: true });
       throw err;
@@ -97,12 +93,12 @@ export class ImportJobs implements ImportJobsPort {
   }
 
   private async run(job: ImportJobRow, file: string, q: ImportOptions, signal: AbortSignal): Promise<void> {
-    const { knex } = this.ctx.db;
-    const log = this.ctx.logger.child({ account_id: job.account_id, import_job: job.id });
-    const beat = setInterval(() => void importJobsRepository.heartbeat(knex, job.account_id, job.id).catch(() => undefined), Math.max(1000, this.ctx.config.importStaleAfterMs / 3));
+    const knex = this.deps.db;
+    const log = this.deps.logger.child({ account_id: job.account_id, import_job: job.id });
+    const beat = setInterval(() => void importJobsRepository.heartbeat(knex, job.account_id, job.id).catch(() => undefined), Math.max(1000, this.deps.staleAfterMs / 3));
     beat.unref();
     try {
-      const result = await runImport(this.ctx, this.rules, { accountId: job.account_id, jobId: job.id, signal }, ndjsonLines(fs.createReadStream(file), MAX_IMPORT_LINE_BYTES), q);
+      const result = await runImport(this.deps, { accountId: job.account_id, jobId: job.id, signal }, ndjsonLines(fs.createReadStream(file), MAX_IMPORT_LINE_BYTES), q);
       log.info('import completed', { lines: result.lines, stored: result.stored, skipped: result.skipped, failed: result.failed });
     } catch (err) {
       const stopped = signal.aborted;
@@ -115,11 +111,11 @@ export class ImportJobs implements ImportJobsPort {
 
   /** The job, or 404; a running job of a process that stopped is reported (and recorded) failed. */
   async get(accountId: string, id: string): Promise<ImportJobRow> {
-    const { knex } = this.ctx.db;
+    const knex = this.deps.db;
     let job = await importJobsRepository.find(knex, accountId, id);
     if (!job) throw ApiError.notFound('Import job');
     if (job.status === 'running' && !this.running.has(id)) {
-      const cutoff = new Date(Date.now() - this.ctx.config.importStaleAfterMs);
+      const cutoff = new Date(Date.now() - this.deps.staleAfterMs);
       if (new Date(job.heartbeat_at) < cutoff) {
         await importJobsRepository.failIfStale(knex, accountId, id, cutoff, STOPPED);
         job = (await importJobsRepository.find(knex, accountId, id))!;

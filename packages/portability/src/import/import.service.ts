@@ -1,8 +1,8 @@
 import { agentsRepository, IdentifiedKind, IMPORT_TABLES, ImportLineError, importJobsRepository, ImportProgress, importRepository, memoryInsertRow, NewMemory, type Knex } from '@ams/db';
 import { toPgVector } from '@ams/embeddings';
 import { BATCH_ITEM_DEFAULTS, buildNewMemory, insertImportedMemories } from '@ams/memories';
-import type { AppContext } from '../deps';
 import { decisionText, patternText } from '@ams/knowledge';
+import type { ImportRunDeps } from '../deps';
 import { RECORD_TYPES, type RecordRules, type RecordType } from './record-rules';
 import type { ImportOptions } from './import-port';
 import type { InputLine } from './ndjson-lines';
@@ -62,7 +62,7 @@ class ImportRun {
   private checked = new Set<string>();
 
   constructor(
-    readonly ctx: AppContext,
+    readonly deps: ImportRunDeps,
     readonly accountId: string,
     readonly overwrite: boolean,
     readonly q: ImportOptions,
@@ -122,7 +122,7 @@ class ImportRun {
       : undefined;
     if (text === undefined) return undefined;
     const given = r.embedding as number[] | null | undefined;
-    const { embedder } = this.ctx;
+    const { embedder } = this.deps;
     return given && r.embedding_model === embedder.model && given.length === embedder.dimensions ? undefined : text;
   }
 
@@ -131,7 +131,7 @@ class ImportRun {
    * that will be written (a record already here is not embedded unless it is to be overwritten).
    */
   async vectorsFor(batch: Parsed[]): Promise<Map<number, string>> {
-    const { knex } = this.ctx.db;
+    const knex = this.deps.db;
     const records = batch.flatMap((p) => ('record' in p && Object.hasOwn(IMPORT_TABLES, p.type) ? [p] : []));
     this.present = new Set();
     this.checked = new Set();
@@ -149,7 +149,7 @@ class ImportRun {
     }
     const out = new Map<number, string>();
     if (wanted.length === 0) return out;
-    const vectors = await this.ctx.embedder.embed(wanted.map((w) => w.text));
+    const vectors = await this.deps.embedder.embed(wanted.map((w) => w.text));
     wanted.forEach((w, i) => out.set(w.line, toPgVector(vectors[i]!)));
     return out;
   }
@@ -198,7 +198,7 @@ class ImportRun {
       id: r.id as string,
       tierExplicit: (r.tier_explicit as boolean | undefined) ?? prepared.tierExplicit,
       embedding: vector ?? toPgVector(r.embedding as number[]),
-      embeddingModel: this.ctx.embedder.model,
+      embeddingModel: this.deps.embedder.model,
       embeddingStatus: 'ready',
       createdAt: asDate(r.created_at),
       updatedAt: asDate(r.updated_at),
@@ -217,7 +217,7 @@ class ImportRun {
   async apply(db: Knex, type: DataType, r: Rec, line: number, vector: string | undefined): Promise<Outcome | typeof DEFERRED> {
     const times = { created_at: r.created_at, updated_at: r.updated_at };
     const given = r.embedding as number[] | null | undefined;
-    const embedding = vector !== undefined ? { embedding: vector, embedding_model: this.ctx.embedder.model } : given ? { embedding: toPgVector(given), embedding_model: this.ctx.embedder.model } : {};
+    const embedding = vector !== undefined ? { embedding: vector, embedding_model: this.deps.embedder.model } : given ? { embedding: toPgVector(given), embedding_model: this.deps.embedder.model } : {};
     const done = (kind: IdentifiedKind, result: { id: string; outcome: Outcome }) => {
       this.ids[kind].set(r.id as string, result.id);
       return result.outcome;
@@ -387,9 +387,9 @@ export interface ImportJobRef {
  * says was stored is exactly what is stored. Ids are kept where free; references are mapped through
  * the ids this import assigned. Returns the final progress (also saved on the job, completed).
  */
-export async function runImport(ctx: AppContext, rules: RecordRules, job: ImportJobRef, lines: AsyncIterable<InputLine>, q: ImportOptions): Promise<ImportProgress> {
-  const { knex } = ctx.db;
-  const run = new ImportRun(ctx, job.accountId, q.on_conflict === 'overwrite', q);
+export async function runImport(deps: ImportRunDeps, job: ImportJobRef, lines: AsyncIterable<InputLine>, q: ImportOptions): Promise<ImportProgress> {
+  const knex = deps.db;
+  const run = new ImportRun(deps, job.accountId, q.on_conflict === 'overwrite', q);
   let settled = emptyProgress();
   let batch: Parsed[] = [];
 
@@ -451,7 +451,7 @@ export async function runImport(ctx: AppContext, rules: RecordRules, job: Import
 
   let lastLine = 0;
   for await (const input of lines) {
-    const parsed = parseLine(input, rules);
+    const parsed = parseLine(input, deps.rules);
     if ('header' in parsed) run.sawHeader();
     batch.push(parsed);
     lastLine = input.line;

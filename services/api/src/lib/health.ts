@@ -1,8 +1,8 @@
-import type { AppContext } from '../context';
 import { VERSION } from '@ams/core';
 import { pingDatabase } from '@ams/db';
-import { pingRedis } from './redis';
 import { openReembedProgress } from '@ams/vectors';
+import type { AppContext } from '../context';
+import { pingRedis } from './redis';
 
 const API_VERSION = 'v1';
 
@@ -22,7 +22,7 @@ export async function checkHealth(ctx: AppContext) {
   const [database, redis, reembed] = await Promise.all([
     databaseState(ctx),
     ctx.redis ? pingRedis(ctx.redis).then((ok): ComponentState => (ok ? 'connected' : 'disconnected')) : 'not_configured' as const,
-    openReembedProgress(ctx).catch(() => null),
+    openReembedProgress({ db: ctx.db.knex }).catch(() => null),
   ]);
   const healthy = database === 'connected' && redis !== 'disconnected';
   const up = (state: ComponentState) => (state === 'disconnected' ? 'down' : state === 'connected' ? 'up' : state);

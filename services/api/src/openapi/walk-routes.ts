@@ -1,6 +1,6 @@
 import type { Express, RequestHandler } from 'express';
-import { requireAuth } from '../middleware/authenticate';
 import type { Scope } from '@ams/accounts';
+import { requireAuth } from '../middleware/authenticate';
 
 /** One route of the app as Express holds it, in OpenAPI's terms. */
 export interface AppRoute {

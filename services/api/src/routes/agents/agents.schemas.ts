@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { Cursor } from '@ams/db';
-import { metadata, nonBlank, pagination } from '../../validation/common.schemas';
 import type { CreateAgentInput, PatchAgentInput } from '@ams/accounts';
+import { metadata, nonBlank, pagination } from '../../validation/common.schemas';
 
 /**
  * An agent as a path segment or a tool argument names it: its id or its name (client-compat §2.9).

@@ -1,7 +1,7 @@
 import Joi from 'joi';
+import type { ImpactAnalysisBody, RelationshipBody } from '@ams/knowledge';
 import { metadata, nonBlank } from '../../validation/common.schemas';
 import { slug } from '../projects/projects.schemas';
-import type { ImpactAnalysisBody, RelationshipBody } from '@ams/knowledge';
 
 export type { ImpactAnalysisBody, RelationshipBody };
 
