@@ -1,6 +1,7 @@
 import { ApiError, toIso } from '@ams/core';
 import { DecisionRow, decisionsRepository, DecisionStatus, PageParams, sessionsRepository } from '@ams/db';
 import { embedText } from '@ams/embeddings';
+import { embeddedText } from '@ams/vocabulary';
 import { resolveAgentForWrite } from '@ams/memories';
 import type { Caller, EmbeddingDeps, StoreDeps } from './deps';
 import { projectForWrite } from './projects.service';
@@ -57,7 +58,8 @@ export function presentDecision(row: DecisionRow) {
   };
 }
 
-export const decisionText = (d: { title: string; rationale: string }) => `${d.title}\n${d.rationale}`;
+/** What a decision's vector embeds (the re-embed repository builds the same text from the same fields). */
+export const decisionText = (d: { title: string; rationale: string }) => embeddedText('decisions', d);
 
 async function requireSession(deps: StoreDeps, accountId: string, id: string | undefined): Promise<string | null> {
   if (!id) return null;

@@ -1,6 +1,7 @@
 import { ApiError, toIso } from '@ams/core';
 import { PageParams, PatternRow, patternsRepository, projectsRepository } from '@ams/db';
 import { embedText } from '@ams/embeddings';
+import { embeddedText } from '@ams/vocabulary';
 import type { Caller, EmbeddingDeps, StoreDeps } from './deps';
 import { projectForWrite } from './projects.service';
 import { similarityScore } from './similarity-score';
@@ -37,7 +38,8 @@ export function presentPattern(row: PatternRow) {
   };
 }
 
-export const patternText = (p: { title: string; description: string }) => `${p.title}\n${p.description}`;
+/** What a pattern's vector embeds (the re-embed repository builds the same text from the same fields). */
+export const patternText = (p: { title: string; description: string }) => embeddedText('patterns', p);
 
 async function projectBySlug(deps: StoreDeps, accountId: string, slug: string) {
   const project = await projectsRepository.findLiveBySlug(deps.db, accountId, slug);

@@ -1,7 +1,7 @@
 import { agentsRepository, IdentifiedKind, IMPORT_TABLES, ImportLineError, importJobsRepository, ImportProgress, importRepository, memoryInsertRow, NewMemory, type Knex } from '@ams/db';
 import { toPgVector } from '@ams/embeddings';
 import { BATCH_ITEM_DEFAULTS, buildNewMemory, insertImportedMemories } from '@ams/memories';
-import { decisionText, patternText } from '@ams/knowledge';
+import { embeddedText } from '@ams/vocabulary';
 import type { ImportRunDeps } from '../deps';
 import { RECORD_TYPES, type RecordRules, type RecordType } from './record-rules';
 import type { ImportOptions } from './import-port';
@@ -116,9 +116,9 @@ class ImportRun {
   /** The text to embed for a record lacking a vector of the current model; undefined when it has one. */
   textToEmbed(type: DataType, r: Rec): string | undefined {
     const text =
-      type === 'memory' ? (r.content as string)
-      : type === 'decision' ? decisionText(r as { title: string; rationale: string })
-      : type === 'pattern' ? patternText(r as { title: string; description: string })
+      type === 'memory' ? embeddedText('memories', r as { content: string })
+      : type === 'decision' ? embeddedText('decisions', r as { title: string; rationale: string })
+      : type === 'pattern' ? embeddedText('patterns', r as { title: string; description: string })
       : undefined;
     if (text === undefined) return undefined;
     const given = r.embedding as number[] | null | undefined;
