@@ -21,6 +21,9 @@ const PROCESS_SUITES = [
   'services/api/test/integration/api-process-faults.test.ts',
   'services/api/test/integration/rate-limit-outage.test.ts',
   'services/api/test/integration/metrics.test.ts',
+  // Both change the test replica (its apply delay; stopping it): one replica suite at a time.
+  'services/api/test/integration/read-replicas-consistency.test.ts',
+  'services/api/test/integration/read-replicas-faults.test.ts',
   'services/embedding-worker/test/integration/worker-process.test.ts',
   'services/embedding-worker/test/integration/reembed-process.test.ts',
   'services/webhook-dispatcher/test/integration/dispatcher.test.ts',
@@ -31,7 +34,7 @@ const PROCESS_SUITES = [
 const asPattern = (file: string) => `/${file.replace(/[.]/g, '\\.')}$`;
 const PROCESS_SUITE_PATTERNS = PROCESS_SUITES.map(asPattern);
 /** The API's suites that run on both backends (the API process faults need a server database). */
-const API_PROCESS_SUITES_ON_PGLITE = PROCESS_SUITES.filter((f) => f.startsWith('services/api/') && !f.endsWith('api-process-faults.test.ts'));
+const API_PROCESS_SUITES_ON_PGLITE = PROCESS_SUITES.filter((f) => f.startsWith('services/api/') && !/(api-process-faults|read-replicas-[a-z]+)\.test\.ts$/.test(f));
 
 /**
  * unit: pure code, no services. integration: real PostgreSQL + pgvector and Redis, on the jest

@@ -83,10 +83,13 @@ if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
 fi
 
 # Wait until both answer, so the test command never races the start-up.
+ready=0
 for _ in $(seq 1 30); do
-  if pg_isready -q -h 127.0.0.1 && redis-cli -h 127.0.0.1 ping >/dev/null 2>&1; then
-    log "PostgreSQL and Redis are ready"; exit 0
-  fi
+  if pg_isready -q -h 127.0.0.1 && redis-cli -h 127.0.0.1 ping >/dev/null 2>&1; then ready=1; break; fi
   sleep 1
 done
-log "PostgreSQL or Redis did not become ready"; exit 1
+[ $ready = 1 ] || { log "PostgreSQL or Redis did not become ready"; exit 1; }
+log "PostgreSQL and Redis are ready"
+
+# --- The test cluster's streaming replica (port 5433), for the read-replica tests ---------------
+bash "$(dirname "$0")/../scripts/test-replica.sh" ensure

@@ -43,7 +43,17 @@ test_cluster_without_durability() {
     echo '[pretest] could not change them (not a superuser?): the tests run all the same, slower'
 }
 
-if [ ${#missing[@]} -eq 0 ]; then test_cluster_without_durability; exit 0; fi
+# TEST-ONLY: a streaming replica of a local test cluster on port 5433, for the read-replica tests
+# (scripts/test-replica.sh). TEST_DATABASE_REPLICA_URL pointing elsewhere: the caller provides it.
+test_replica() {
+  [ -z "${TEST_DATABASE_REPLICA_URL:-}" ] || return 0
+  [[ $(host_of "$ADMIN_URL") =~ ^(127\.0\.0\.1|localhost)$ ]] || return 0
+  command -v psql >/dev/null || return 0
+  bash scripts/test-replica.sh ensure ||
+    echo '[pretest] no streaming replica on 127.0.0.1:5433: the read-replica suites will fail (see scripts/test-replica.sh)'
+}
+
+if [ ${#missing[@]} -eq 0 ]; then test_cluster_without_durability; test_replica; exit 0; fi
 
 printf '[pretest] missing: %s\n' "${missing[@]}"
 local_services() { [[ $(host_of "$ADMIN_URL") =~ ^(127\.0\.0\.1|localhost|::1)$ && $(host_of "$REDIS_URL") =~ ^(127\.0\.0\.1|localhost|::1)$ ]]; }
@@ -51,6 +61,7 @@ if [ -f /etc/debian_version ] && local_services && { [ "$(id -u)" -eq 0 ] || sud
   echo '[pretest] installing and starting them: bash infra/setup-services.sh'
   bash infra/setup-services.sh
   test_cluster_without_durability
+  test_replica
   exit 0
 fi
 cat >&2 <<'HELP'

@@ -17,6 +17,11 @@ export interface Config {
   dbPreparedStatements: boolean;
   /** Cancel the running statement of a read nobody waits for (off: it runs to its end). */
   dbCancelAbandonedReads: boolean;
+  /**
+   * Streaming replicas of DATABASE_URL that serve reads (docs/operations.md, "Read replicas"):
+   * none by default. A replica more than maxLagMs behind is skipped; each is checked every checkIntervalMs.
+   */
+  replicas: { urls: string[]; maxLagMs: number; checkIntervalMs: number };
   /** Unset means no queue: workers run in-process, fed from the database. */
   redisUrl: string | undefined;
   /**
@@ -103,6 +108,14 @@ const csvOfInts = Joi.string().pattern(/^\d+(,\d+)*$/).messages({
   'string.pattern.base': '{{#label}} must be a comma-separated list of milliseconds, e.g. 5000,25000,125000',
 });
 
+const postgresUrl = Joi.string().uri({ scheme: ['postgres', 'postgresql'] });
+const csvOfPostgresUrls = Joi.string().custom((value: string, helpers) => {
+  const bad = value.split(',').map((u) => u.trim()).find((u) => postgresUrl.validate(u).error);
+  if (bad === undefined) return value;
+  const entry = bad === '' ? 'an empty entry' : bad.replace(/\/\/[^@/]*@/, '//…@');
+  return helpers.message({ custom: `{{#label}} must be a comma-separated list of postgres:// URLs (not one: ${entry})` });
+});
+
 const schema = Joi.object({
   NODE_ENV: Joi.string().valid('development', 'production', 'test').default('development'),
   HOST: Joi.string().default('127.0.0.1'),
@@ -112,6 +125,9 @@ const schema = Joi.object({
   DB_POOL_MAX: Joi.number().integer().min(1).max(200).default(10),
   DB_PREPARED_STATEMENTS: Joi.boolean().default(true),
   DB_CANCEL_ABANDONED_READS: Joi.boolean().default(true),
+  DATABASE_REPLICA_URLS: csvOfPostgresUrls,
+  DATABASE_REPLICA_MAX_LAG_MS: Joi.number().integer().min(100).max(3_600_000).default(5_000),
+  DATABASE_REPLICA_CHECK_INTERVAL_MS: Joi.number().integer().min(50).max(60_000).default(500),
   REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
   REDIS_KEY_PREFIX: Joi.string().default('ams'),
   LOG_LEVEL: Joi.string().valid('error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly').default('info'),
@@ -188,6 +204,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const problems = error.details.map((d) => `${d.path.join('.')}: ${d.message.replace(/"/g, '')}`);
     throw new ConfigError(`Invalid environment configuration:\n  - ${problems.join('\n  - ')}`);
   }
+  const replicaProblems = [
+    v.DATABASE_REPLICA_URLS && !v.DATABASE_URL && 'DATABASE_REPLICA_URLS: needs DATABASE_URL (replicas serve reads of a PostgreSQL server; embedded mode, PGlite, has none)',
+    v.DATABASE_REPLICA_CHECK_INTERVAL_MS >= v.DATABASE_REPLICA_MAX_LAG_MS &&
+      `DATABASE_REPLICA_CHECK_INTERVAL_MS: must be less than DATABASE_REPLICA_MAX_LAG_MS (${v.DATABASE_REPLICA_MAX_LAG_MS}): a replica is known to be within the bound only as of its last check`,
+  ].filter(Boolean);
+  if (replicaProblems.length) throw new ConfigError(`Invalid environment configuration:\n  - ${replicaProblems.join('\n  - ')}`);
   const nodeEnv = v.NODE_ENV as Config['nodeEnv'];
   const mode: Mode = v.DATABASE_URL ? 'split' : 'embedded';
   return {
@@ -199,6 +221,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPoolMax: v.DB_POOL_MAX,
     dbPreparedStatements: v.DB_PREPARED_STATEMENTS,
     dbCancelAbandonedReads: v.DB_CANCEL_ABANDONED_READS,
+    replicas: {
+      urls: v.DATABASE_REPLICA_URLS ? String(v.DATABASE_REPLICA_URLS).split(',').map((u) => u.trim()) : [],
+      maxLagMs: v.DATABASE_REPLICA_MAX_LAG_MS,
+      checkIntervalMs: v.DATABASE_REPLICA_CHECK_INTERVAL_MS,
+    },
     redisUrl: v.REDIS_URL,
     queueUrl: v.DATABASE_URL ? v.REDIS_URL : undefined,
     redisKeyPrefix: v.REDIS_KEY_PREFIX,

@@ -163,8 +163,9 @@ export function detachedFromRequest<T>(fn: () => T): T {
  * stop that request's statement (a 500 for a client that did nothing wrong). A cancel that reaches
  * an idle backend is ignored by PostgreSQL.
  */
-async function cancelOnServer(client: RawClient, connection: { processID?: number }, sql?: string): Promise<void> {
-  if (!client[CANCELS] || connection.processID === undefined) return;
+async function cancelOnServer(of: RawClient, connection: { processID?: number }, sql?: string): Promise<void> {
+  if (!of[CANCELS] || connection.processID === undefined) return;
+  const client = serverOf.get(connection) ?? of;
   const canceller = await client.acquireRawConnection();
   try {
     await client._query(canceller, {
@@ -178,6 +179,12 @@ async function cancelOnServer(client: RawClient, connection: { processID?: numbe
 }
 
 /**
+ * The client that opened each connection: a statement is cancelled on its connection's own server,
+ * whichever client ran it (a replica's read that fell back to a primary connection, failover.ts).
+ */
+const serverOf = new WeakMap<object, RawClient>();
+
+/**
  * Teaches `knex` to stop for an abandoned request: a query made through abandonable(knex, signal)
  * is refused once the signal has fired (so the steps left are skipped), and one running when it
  * fires is cancelled on PostgreSQL. PGlite runs one statement at a time in this process and cannot
@@ -186,6 +193,12 @@ async function cancelOnServer(client: RawClient, connection: { processID?: numbe
 function installAbandon(knex: Knex, driver: 'postgres' | 'pglite'): void {
   const client = knex.client as RawClient;
   client[CANCELS] = driver === 'postgres';
+  const open = client.acquireRawConnection;
+  client.acquireRawConnection = async function (this: RawClient) {
+    const connection = (await open.call(this)) as object;
+    serverOf.set(connection, this);
+    return connection;
+  };
   const run = client.query;
   client.query = function (this: RawClient, connection, obj) {
     const signal = this[SIGNAL] ?? readingFor.getStore();

@@ -33,3 +33,7 @@ export * from './repositories/import.repository';
 export * from './repositories/import-jobs.repository';
 export * from './repositories/reembed.repository';
 export * from './private-data-dir';
+export * from './repositories/replication.repository';
+export * from './replicas/lsn';
+export * from './replicas/replica-faults';
+export * from './replicas/replica-set';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import knexFactory, { Knex } from 'knex';
 import type { Config } from '@ams/core';
-import { installDriverFeatures } from './driver-features';
+import { installDriverFeatures, type DriverFeatures } from './driver-features';
 import { HNSW_SESSION_SETTINGS } from './nearest';
 import { makeDataDirPrivate, type DataDirPrivacy } from './private-data-dir';
 
@@ -31,23 +31,36 @@ export async function createDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolMax'> & Partial<Pick<Config, 'dbPreparedStatements' | 'dbCancelAbandonedReads'>>,
 ): Promise<Database> {
   if (config.databaseUrl) {
-    const knex = knexFactory({
-      client: 'pg',
-      connection: config.databaseUrl,
-      pool: {
-        min: 0,
-        max: config.dbPoolMax,
-        afterCreate: (conn: { query(sql: string, cb: (err?: Error) => void): void }, done: (err: Error | undefined, conn: unknown) => void) =>
-          conn.query(HNSW_SESSION_SETTINGS, (err) => done(err, conn)),
-      },
-    });
-    installDriverFeatures(knex, 'postgres', {
+    const knex = createPostgresKnex(config.databaseUrl, config.dbPoolMax, {
       preparedStatements: config.dbPreparedStatements ?? true,
       cancelAbandonedReads: config.dbCancelAbandonedReads ?? true,
     });
     return { knex, driver: 'postgres', close: () => knex.destroy() };
   }
   return createPgliteDatabase(config.dataDir, config.dbCancelAbandonedReads ?? true);
+}
+
+/**
+ * A pool on one PostgreSQL server (the primary, or a replica), with the search path's session
+ * settings and the driver features. `timeoutMs` bounds connecting and waiting for a connection
+ * (a replica's: one that stopped answering is given up on quickly, and its failures, which the
+ * replica set handles and reports, are not logged by knex too); unset, knex's defaults.
+ */
+export function createPostgresKnex(url: string, poolMax: number, features: DriverFeatures, timeoutMs?: number): Knex {
+  const knex = knexFactory({
+    client: 'pg',
+    ...(timeoutMs ? { log: { warn: () => undefined } } : {}),
+    connection: timeoutMs ? { connectionString: url, connectionTimeoutMillis: timeoutMs } : url,
+    ...(timeoutMs ? { acquireConnectionTimeout: timeoutMs } : {}),
+    pool: {
+      min: 0,
+      max: poolMax,
+      afterCreate: (conn: { query(sql: string, cb: (err?: Error) => void): void }, done: (err: Error | undefined, conn: unknown) => void) =>
+        conn.query(HNSW_SESSION_SETTINGS, (err) => done(err, conn)),
+    },
+  });
+  installDriverFeatures(knex, 'postgres', features);
+  return knex;
 }
 
 /** `dataDir` of `memory://` keeps everything in memory (used by the embedded-mode smoke test). */

@@ -4,7 +4,7 @@ import { createLogger, loadConfig, Config } from '@ams/core';
 import { accountsRepository, CommonWords, createDatabase, Database, migrateLatest } from '@ams/db';
 import { Embedder, LexicalEmbedder } from '@ams/embeddings';
 import type { Registry } from 'prom-client';
-import { apiMetrics, connectRedis, createApp, createIngestion, issueApiKey, type AppContext, type RedisConnection, type Scope } from '@ams/api';
+import { apiMetrics, connectRedis, createApp, createIngestion, issueApiKey, startReadRouting, type AppContext, type RedisConnection, type Scope } from '@ams/api';
 import { modelLoader } from '@ams/ingestion';
 import { waitFor } from './wait';
 import { WARM_UP_PATH, withConformanceChecks } from './openapi-conformance';
@@ -92,6 +92,8 @@ export async function createTestApp(
     commonWords: new CommonWords(db.knex),
     models: modelLoader(config, [embedder]),
     metrics: apiMetrics(db.knex, opts.metricsRegistry),
+    // DATABASE_REPLICA_URLS in `env`: reads served by replicas (read-replicas*.test.ts).
+    readRouting: await startReadRouting(config, db, redis, logger),
   };
   // With `ingestion`, v2 creates go to the embedding worker as in server.ts (queue or in-process, by config).
   const ingestion = opts.ingestion ? createIngestion(config, ctx) : undefined;
@@ -113,6 +115,7 @@ export async function createTestApp(
       await ctx.imports?.close();
       await ingestion?.close();
       if (!opts.redis) await redis?.close();
+      await ctx.readRouting?.close();
       await ctx.commonWords.close();
       if (owned) await db.close();
       if (violations.length) throw new Error(`responses that do not match the OpenAPI document:\n${[...new Set(violations)].join('\n')}`);

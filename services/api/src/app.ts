@@ -1,4 +1,4 @@
-import express, { Express } from 'express';
+import express, { type Express } from 'express';
 import { ImportJobs } from '@ams/portability';
 import type { AppContext } from './context';
 import { identifyCaller, requireAuth } from './middleware/authenticate';
@@ -12,6 +12,8 @@ import { requestLogger } from './middleware/request-logger';
 import { requestMetrics } from './middleware/request-metrics';
 import { limitHeaderCount } from './middleware/header-count';
 import { apiMetrics } from './lib/api-metrics';
+import { fenceWrites, routeRead } from './middleware/route-reads';
+import { replicaMetrics } from './lib/replica-metrics';
 import { safeUrl } from './middleware/safe-input';
 import { mcpRouter } from './mcp/mcp.router';
 import { ROUTE_DOCS } from './openapi/all-route-docs';
@@ -62,6 +64,12 @@ export function createApp(ctx: AppContext): Express {
   // app.locals.load: what the process carries now (tests and diagnostics read it).
   app.locals.load = new LoadGauge(ctx);
   app.use(backpressure(ctx, app.locals.load as LoadGauge));
+  // With read replicas: a read's database is chosen as it starts (runAsRead), a write's fence recorded as it ends.
+  if (ctx.readRouting) {
+    app.locals.routeRead = (req: express.Request) => routeRead(ctx, req);
+    replicaMetrics(ctx.metrics.registry, ctx.readRouting);
+    app.use(fenceWrites(ctx));
+  }
   app.use(consoleRouter(ctx)); // the web console's static files, before auth and rate limits
   app.use(identifyCaller(ctx));
   app.use(apiRateLimit(ctx.config.rateLimit.perMinute, ctx.config.rateLimit.unauthenticatedPerMinute, limits));

@@ -6,6 +6,7 @@ import type { ModelLoader, ReembedRunner } from '@ams/ingestion';
 import type { Dispatch, IngestionPort } from '@ams/memories';
 import type { ImportJobsPort } from '@ams/portability';
 import type { ApiMetrics } from './lib/api-metrics';
+import type { ReadRouting } from './lib/read-routing';
 import type { RedisConnection } from './lib/redis';
 
 /** Everything a request handler may reach; built once per process by server.ts (or a test). */
@@ -31,6 +32,8 @@ export interface AppContext {
   models?: ModelLoader;
   /** The in-process re-embed runner (embedded mode): woken when a run starts. */
   reembedRunner?: ReembedRunner;
+  /** The read replicas and the keys' write fences (DATABASE_REPLICA_URLS); absent: every read is the primary's. */
+  readRouting?: ReadRouting;
   /** This process's import jobs; createApp makes them when absent. */
   imports?: ImportJobsPort;
 }

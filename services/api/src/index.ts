@@ -4,6 +4,7 @@ export { apiMetrics, type ApiMetrics } from './lib/api-metrics';
 export type { AppContext } from './context';
 export { createIngestion, type Ingestion } from './lib/ingestion';
 export { connectRedis, type RedisConnection } from './lib/redis';
+export { startReadRouting, type ReadRouting } from './lib/read-routing';
 export type { Scope } from '@ams/accounts';
 export { issueApiKey } from './issue-api-key';
 export { ROUTE_DOCS } from './openapi/all-route-docs';

@@ -4,6 +4,7 @@ import type { Embedder } from '@ams/embeddings';
 import { embedNow, ingestionPolicy } from '@ams/ingestion';
 import type { MemoryDeps, SearchDeps } from '@ams/memories';
 import type { AppContext } from './context';
+import { readerFor } from './middleware/route-reads';
 import { isReadRequest, requestSignal } from './middleware/backpressure';
 
 /** `embedder` refusing to start once `signal` has fired: a search nobody waits for skips its query embedding. */
@@ -17,15 +18,17 @@ function stopsWith(embedder: Embedder, signal: AbortSignal): Embedder {
 }
 
 /**
- * The database and embedder one request works with: for a read, bound to the request's signal, so
- * when its client goes away or its deadline passes the running query is cancelled and the steps
- * left (query embedding, hydration) are skipped. Writes get the plain ones and always finish.
+ * The database and embedder one request works with: for a read, its reader (a replica, or the
+ * primary: lib/read-routing.ts) bound to the request's signal, so when its client goes away or its
+ * deadline passes the running query is cancelled and the steps left (query embedding, hydration)
+ * are skipped. Writes get the primary and the plain embedder, and always finish. `primary` is
+ * where a read writes what it causes (a search's record).
  */
 export function requestResources(ctx: AppContext, req: Request): SearchDeps {
   const process = { primary: ctx.db.knex, commonWords: ctx.commonWords, logger: req.log, onSearch: ctx.metrics?.observeSearch };
   if (!isReadRequest(req)) return { ...process, db: ctx.db.knex, embedder: ctx.embedder };
   const signal = requestSignal(req);
-  return { ...process, db: abandonable(ctx.db.knex, signal), embedder: stopsWith(ctx.embedder, signal) };
+  return { ...process, db: abandonable(readerFor(ctx, req), signal), embedder: stopsWith(ctx.embedder, signal) };
 }
 
 /** What the memory domain needs for one request: the process's resources and the request's logger. */

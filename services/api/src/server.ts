@@ -13,6 +13,7 @@ import { connectRedis } from './lib/redis';
 import { createWebhookDispatch } from './lib/webhook-dispatch';
 import { apiMetrics } from './lib/api-metrics';
 import { createIngestion } from './lib/ingestion';
+import { startReadRouting } from './lib/read-routing';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -43,6 +44,7 @@ runService(SHUTDOWN_GRACE_MS, async () => {
   const webhooks = createWebhookDispatch(config, db, logger, registry);
   const metrics = apiMetrics(db.knex, registry);
   const ingestion = createIngestion(config, { db, logger, embedder, redis, webhookDispatch: webhooks.dispatch, metrics, models });
+  const readRouting = await startReadRouting(config, db, redis, logger);
   const ctx: AppContext = {
     config,
     logger,
@@ -55,6 +57,7 @@ runService(SHUTDOWN_GRACE_MS, async () => {
     metrics,
     models,
     reembedRunner: ingestion.reembedRunner,
+    readRouting,
   };
   const app = createApp(ctx);
   const server = createHttpServer(app).listen(config.port, config.host);
@@ -84,6 +87,7 @@ runService(SHUTDOWN_GRACE_MS, async () => {
       await ingestion.close();
       await webhooks.close();
       await redis?.close();
+      await readRouting?.close();
       await ctx.commonWords.close();
       await db.close();
     },

@@ -1862,6 +1862,21 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         }) | null;
+                        replicas?: {
+                            /** @description host:port/database of the replica */
+                            name: string;
+                            /**
+                             * @description up: in rotation; lagging: further behind than DATABASE_REPLICA_MAX_LAG_MS; down: unreachable
+                             * @enum {string}
+                             */
+                            state: "starting" | "up" | "lagging" | "down" | "not_a_standby";
+                            /** @description Upper bound on how far behind the primary its data is; null before it has caught up once */
+                            lag_ms: number | null;
+                            /** @description WAL bytes the primary had written past the replica's replay position at the last check */
+                            lag_bytes: number | null;
+                            /** @description Why it is down */
+                            error?: string;
+                        }[];
                     } & {
                         [key: string]: unknown;
                     };

@@ -31,6 +31,28 @@ describe('loadConfig', () => {
     expect(c.embedding.allowLexicalFallback).toBe(false);
   });
 
+  it('reads DATABASE_REPLICA_URLS as a list of replicas of DATABASE_URL, and refuses it in embedded mode', () => {
+    const split = { DATABASE_URL: 'postgres://u@db:5432/ams' };
+    expect(loadConfig(split).replicas).toEqual({ urls: [], maxLagMs: 5000, checkIntervalMs: 500 });
+    expect(loadConfig({ ...split, DATABASE_REPLICA_URLS: 'postgres://u@r1:5432/ams, postgresql://u:pw@r2/ams', DATABASE_REPLICA_MAX_LAG_MS: '2000', DATABASE_REPLICA_CHECK_INTERVAL_MS: '250' }).replicas).toEqual({
+      urls: ['postgres://u@r1:5432/ams', 'postgresql://u:pw@r2/ams'],
+      maxLagMs: 2000,
+      checkIntervalMs: 250,
+    });
+    expect(() => loadConfig({ DATABASE_REPLICA_URLS: 'postgres://u@r1:5432/ams' })).toThrow(
+      /DATABASE_REPLICA_URLS: needs DATABASE_URL \(replicas serve reads of a PostgreSQL server; embedded mode, PGlite, has none\)/,
+    );
+    expect(() => loadConfig({ ...split, DATABASE_REPLICA_URLS: 'postgres://u:secret@r1/ams,mysql://r2/ams' })).toThrow(
+      /DATABASE_REPLICA_URLS must be a comma-separated list of postgres:\/\/ URLs \(not one: mysql:\/\/r2\/ams\)/,
+    );
+    expect(() => loadConfig({ ...split, DATABASE_REPLICA_URLS: 'postgres://r1/ams,' })).toThrow(/not one: an empty entry/);
+    // A bad entry is named without the password of the good ones, or its own.
+    expect(() => loadConfig({ ...split, DATABASE_REPLICA_URLS: 'postgres://u:secret@r1/ams,pg//u:secret@r2/ams' })).toThrow(/\(not one: pg\/\/…@r2\/ams\)$/);
+    expect(() => loadConfig({ ...split, DATABASE_REPLICA_MAX_LAG_MS: '500', DATABASE_REPLICA_CHECK_INTERVAL_MS: '500' })).toThrow(
+      /DATABASE_REPLICA_CHECK_INTERVAL_MS: must be less than DATABASE_REPLICA_MAX_LAG_MS \(500\)/,
+    );
+  });
+
   it('downloads a missing model by default in embedded mode only; EMBEDDING_ALLOW_REMOTE_MODELS decides either way', () => {
     expect(loadConfig({}).embedding).toMatchObject({ allowRemoteModels: true, modelHost: 'https://huggingface.co', queryCacheSize: 1000 });
     expect(loadConfig({ EMBEDDING_ALLOW_REMOTE_MODELS: 'false' }).embedding.allowRemoteModels).toBe(false);

@@ -39,6 +39,10 @@ export async function checkHealth(ctx: AppContext) {
       ...(ctx.embedder.fallbackReason ? { fallback: true, fallback_reason: ctx.embedder.fallbackReason } : {}),
     },
     reembed,
+    // Read replicas (DATABASE_REPLICA_URLS): a replica away never degrades the API (reads fall back to the primary).
+    ...(ctx.readRouting
+      ? { replicas: ctx.readRouting.replicas.status().map((r) => ({ name: r.name, state: r.state, lag_ms: r.lagMs, lag_bytes: r.lagBytes, ...(r.error ? { error: r.error } : {}) })) }
+      : {}),
     // Members existing clients require (docs/clients.md, "Additive response members"); integers where they expect integers.
     api_version: API_VERSION,
     environment: ctx.config.nodeEnv,

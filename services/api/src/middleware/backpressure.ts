@@ -177,5 +177,11 @@ export const isReadRequest = (req: Request): boolean => reads.has(req);
 export function runAsRead(req: Request, next: NextFunction): void {
   reads.add(req);
   const signal = requestSignal(req);
-  if (!signal.aborted) whileReading(signal, next);
+  if (signal.aborted) return;
+  // Its database (a replica, or the primary): middleware/route-reads.ts, when replicas are configured.
+  const route = (req.app.locals as { routeRead?: (req: Request) => Promise<void> }).routeRead;
+  if (!route) return whileReading(signal, next);
+  route(req).then(() => {
+    if (!signal.aborted) whileReading(signal, next);
+  }, next);
 }

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { agentStats, createAgent, deleteAgent, getAgent, listAgents, patchAgent } from '@ams/accounts';
 import type { AppContext } from '../../context';
 import { store } from '../../domain-deps';
+import { requestResources } from '../../memory-deps';
 import { requireScope } from '../../middleware/require-scope';
 import { listResponse } from '../../validation/common.schemas';
 import { pathId } from '../../validation/path-params';
@@ -16,16 +17,16 @@ export function agentsRouter(ctx: AppContext): Router {
   });
 
   router.get('/v1/agents', requireScope('read'), async (req, res) => {
-    const page = await listAgents(store(ctx), req.auth!, validate<ListAgentsQuery>(listAgentsQuery, req.query));
+    const page = await listAgents(requestResources(ctx, req), req.auth!, validate<ListAgentsQuery>(listAgentsQuery, req.query));
     res.json(listResponse(page, page.data, true));
   });
 
   router.get('/v1/agents/:id', requireScope('read'), async (req, res) => {
-    res.json(await getAgent(store(ctx), req.auth!, pathId(req, 'Agent')));
+    res.json(await getAgent(requestResources(ctx, req), req.auth!, pathId(req, 'Agent')));
   });
 
   router.get('/v1/agents/:id/stats', requireScope('read'), async (req, res) => {
-    res.json(await agentStats(store(ctx), req.auth!, pathId(req, 'Agent')));
+    res.json(await agentStats(requestResources(ctx, req), req.auth!, pathId(req, 'Agent')));
   });
 
   router.patch('/v1/agents/:id', requireScope('write'), async (req, res) => {

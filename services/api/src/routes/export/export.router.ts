@@ -1,8 +1,7 @@
 import { Router, Response } from 'express';
-import { exportRecords } from '@ams/portability';
-import { markdownHeader, markdownMemory } from '@ams/portability';
+import { exportRecords, markdownHeader, markdownMemory } from '@ams/portability';
 import type { AppContext } from '../../context';
-import { store } from '../../domain-deps';
+import { requestResources } from '../../memory-deps';
 import { requireScope } from '../../middleware/require-scope';
 import { validate } from '../../validation/validate';
 import { ExportQuery, exportQuery } from './export.schemas';
@@ -30,7 +29,7 @@ export function exportRouter(ctx: AppContext): Router {
   router.get('/v1/export', requireScope('admin'), async (req, res) => {
     const q = validate<ExportQuery>(exportQuery, req.query);
     const markdown = q.format === 'markdown';
-    const records = exportRecords(store(ctx), req.auth!, q, markdown ? ['memory'] : undefined);
+    const records = exportRecords(requestResources(ctx, req), req.auth!, q, markdown ? ['memory'] : undefined);
     // The first record (the header) resolves the filters: a failure there still gets the error envelope.
     const first = await records.next();
     const stamp = new Date().toISOString().slice(0, 10);
