@@ -29,6 +29,7 @@ const PROCESS_SUITES = [
   'services/webhook-dispatcher/test/integration/dispatcher.test.ts',
   'services/webhook-dispatcher/test/integration/redis-restart.test.ts',
   'packages/console/test/integration/console.browser.test.ts',
+  'packages/console/test/integration/memory-timeline.browser.test.ts',
   'packages/jobs/test/integration/redis-failure-retry.test.ts',
 ];
 const asPattern = (file: string) => `/${file.replace(/[.]/g, '\\.')}$`;

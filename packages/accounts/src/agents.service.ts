@@ -1,5 +1,5 @@
 import { ApiError, toIso } from '@ams/core';
-import { AgentCounts, AgentRow, agentsRepository, isUniqueViolation, PageParams, searchEventsRepository } from '@ams/db';
+import { AgentCounts, AgentRow, agentsRepository, isUniqueViolation, memoryVersionsRepository, PageParams, searchEventsRepository } from '@ams/db';
 import type { AccountDeps, AuthContext } from './deps';
 
 /** Validated input (the route schema types its body with it). */
@@ -9,6 +9,8 @@ export interface CreateAgentInput {
   client_key?: string;
   description?: string;
   metadata: Record<string, unknown>;
+  /** Beyond the spec: settings the service reads, e.g. default_ttl_seconds per memory type (issue 34). */
+  config?: { default_ttl_seconds?: Record<string, number> };
 }
 
 export type PatchAgentInput = Partial<Omit<CreateAgentInput, 'client_key'>>;
@@ -47,6 +49,7 @@ export async function createAgent(deps: AccountDeps, auth: AuthContext, body: Cr
       name: body.name,
       description: body.description ?? null,
       metadata: body.metadata,
+      config: body.config,
       // A caller-chosen key besides the name resolves to this agent too (docs/clients.md, "Aliases").
       clientKey: body.client_key !== undefined && body.client_key !== body.name ? body.client_key : null,
     });
@@ -89,7 +92,11 @@ export async function patchAgent(deps: AccountDeps, auth: AuthContext, id: strin
 /** The agent and its memories go together, in one transaction. */
 export async function deleteAgent(deps: AccountDeps, auth: AuthContext, id: string): Promise<void> {
   await requireAgent(deps, auth, id);
-  const deleted = await deps.db.transaction((trx) => agentsRepository.softDeleteWithMemories(trx, auth.accountId, id));
+  const deleted = await deps.db.transaction(async (trx) => {
+    // Each memory's history names the key that deleted it with its agent.
+    await memoryVersionsRepository.setActor(trx, { keyId: auth.keyId, agentId: auth.agentId });
+    return agentsRepository.softDeleteWithMemories(trx, auth.accountId, id);
+  });
   if (!deleted) throw ApiError.notFound('Agent');
 }
 

@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { AmsError } from '@agent-memory/client';
 import { VERSION } from '@ams/core';
 import { registerExportCommand } from './commands/export';
+import { registerHistoryCommand } from './commands/history';
 import { registerImportCommand } from './commands/import';
 import { registerKeysCommand } from './commands/keys';
 import { registerMcpCommand } from './commands/mcp';
@@ -40,6 +41,7 @@ registerMcpCommand(program);
 registerExportCommand(program);
 registerImportCommand(program);
 registerReembedCommand(program);
+registerHistoryCommand(program);
 
 /** Every message the CLI writes on stderr, credentials redacted. */
 const fail = (text: string) => process.stderr.write(redactCredentials(text) + '\n');

@@ -21,6 +21,8 @@ export type SearchInput = JsonBody<'/v1/memories/search', 'post'>;
 export type SearchResults = Ok<'/v1/memories/search', 'post', 200>;
 export type ListMemoriesQuery = Omit<Query<'/v1/memories', 'get'>, 'cursor' | 'offset'>;
 export type MemorySummary = Ok<'/v1/memories', 'get', 200>['data'][number];
+/** One version of a memory (GET /v1/memories/{id}/history): what changed, before and after, who and when. */
+export type MemoryVersion = Ok<'/v1/memories/{id}/history', 'get', 200>['data'][number];
 /** An import's job (POST /v1/import answers it 202; the NDJSON upload itself is a streaming call). */
 export type ImportJob = Ok<'/v1/import/jobs/{id}', 'get', 200>;
 
@@ -63,6 +65,19 @@ export function createMemoryClient(opts: ClientOptions) {
         cursor = page.has_more && page.next_cursor ? page.next_cursor : undefined;
       } while (cursor);
     },
+    /** A memory's versions, newest first, page by page (a deleted memory's too). */
+    async *history(id: string, opts: { pageSize?: number } = {}): AsyncGenerator<MemoryVersion> {
+      let cursor: string | undefined;
+      do {
+        const query = { limit: opts.pageSize ?? 100, ...(cursor ? { cursor } : {}) };
+        const page = await unwrap(raw.GET('/v1/memories/{id}/history', { params: { path: { id }, query } }));
+        yield* page.data;
+        cursor = page.has_more && page.next_cursor ? page.next_cursor : undefined;
+      } while (cursor);
+    },
+    /** Brings the memory back to `version`, as a new version; the memory as restored. */
+    restoreVersion: (id: string, version: number) =>
+      unwrap<Memory>(raw.POST('/v1/memories/{id}/history/{version}/restore', { params: { path: { id, version: String(version) } } })),
   };
   const imports = {
     /** An import job's progress: exact at every moment (its counters commit with its records). */

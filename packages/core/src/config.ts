@@ -75,6 +75,15 @@ export interface Config {
     /** How often each process reads the active model and a re-embed run's state (docs/operations.md, "Re-embedding on a model change"). */
     modelPollMs: number;
   };
+  /** Expiry and history housekeeping (issue 34): run beside the embedding worker's sweep. */
+  memoryLifecycle: {
+    /** How often expired memories are soft-deleted (memory.expired) and old versions pruned. */
+    sweepIntervalMs: number;
+    /** Versions older than this many days are pruned (never a memory's current one); 0: kept for ever. */
+    historyRetentionDays: number;
+    /** Versions kept per memory, newest first; 0: no bound. */
+    historyMaxVersions: number;
+  };
   webhooks: {
     timeoutMs: number;
     retryDelaysMs: number[];
@@ -170,6 +179,9 @@ const schema = Joi.object({
   EMBEDDING_RECONCILE_INTERVAL_MS: Joi.number().integer().min(100).default(10_000),
   EMBEDDING_WORKER_METRICS_PORT: Joi.number().port().default(9464),
   EMBEDDING_MODEL_POLL_MS: Joi.number().integer().min(50).max(60_000).default(2_000),
+  MEMORY_SWEEP_INTERVAL_MS: Joi.number().integer().min(100).max(3_600_000).default(30_000),
+  MEMORY_HISTORY_RETENTION_DAYS: Joi.number().integer().min(0).max(36_500).default(0),
+  MEMORY_HISTORY_MAX_VERSIONS: Joi.number().integer().min(0).max(1_000_000).default(0),
   WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).max(120_000).default(30_000),
   WEBHOOK_RETRY_DELAYS_MS: csvOfInts.default('5000,25000,125000'),
   WEBHOOK_ALLOW_LOOPBACK: Joi.boolean().default(false),
@@ -270,6 +282,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       reconcileIntervalMs: v.EMBEDDING_RECONCILE_INTERVAL_MS,
       metricsPort: v.EMBEDDING_WORKER_METRICS_PORT,
       modelPollMs: v.EMBEDDING_MODEL_POLL_MS,
+    },
+    memoryLifecycle: {
+      sweepIntervalMs: v.MEMORY_SWEEP_INTERVAL_MS,
+      historyRetentionDays: v.MEMORY_HISTORY_RETENTION_DAYS,
+      historyMaxVersions: v.MEMORY_HISTORY_MAX_VERSIONS,
     },
     webhooks: {
       timeoutMs: v.WEBHOOK_TIMEOUT_MS,

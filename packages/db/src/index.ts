@@ -37,3 +37,6 @@ export * from './repositories/replication.repository';
 export * from './replicas/lsn';
 export * from './replicas/replica-faults';
 export * from './replicas/replica-set';
+export * from './repositories/memory-versions.repository';
+export * from './repositories/memory-expiry.repository';
+export * from './memory-expiry';

@@ -2,6 +2,7 @@ import { alongside, ApiError, toUnixSeconds } from '@ams/core';
 import { Db, embeddingQueueRepository, memoriesRepository, MemoryRow } from '@ams/db';
 import type { Caller, MemoryDeps } from './deps';
 import { handOffEmbedding } from './embedding-handoff';
+import { actorOf } from './history';
 import type { CreateMemoryV2Input } from './inputs';
 import { requireVisibleMemory } from './memory-scope';
 import { prepareNewMemory } from './prepare-memory';
@@ -44,6 +45,7 @@ export async function createMemoryAsync(deps: MemoryDeps, caller: Caller, input:
       },
     ],
     input.auto_extract_entities,
+    actorOf(caller),
     plan,
   );
   const handoff = await handOffEmbedding(deps, caller.accountId, row!.id);

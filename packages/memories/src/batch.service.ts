@@ -6,6 +6,7 @@ import { resolveAgentForWrite } from './agent-ref';
 import type { Caller, MemoryDeps } from './deps';
 import type { BatchInput, BatchItemInput } from './inputs';
 import { BATCH_ITEM_DEFAULTS, buildNewMemory } from './prepare-memory';
+import { actorOf } from './history';
 import { storeMemories } from './store-memories';
 
 const DEFAULT_AGENT = 'default';
@@ -74,7 +75,7 @@ export async function createBatch(deps: Pick<MemoryDeps, 'db' | 'embedder' | 'di
   });
 
   const dbStarted = performance.now();
-  const { rows } = await storeMemories(deps, toInsert.map((t) => t.row), null);
+  const { rows } = await storeMemories(deps, toInsert.map((t) => t.row), null, actorOf(caller));
   rows.forEach((row, n) => (results[toInsert[n]!.i]!.memory_id = row.id));
   const databaseMs = performance.now() - dbStarted;
 

@@ -43,4 +43,6 @@ export interface MemoryDeps {
 export interface Caller {
   accountId: string;
   agentId: string | null;
+  /** The API key making the request, recorded as who changed a memory (absent: the system). */
+  keyId?: string;
 }

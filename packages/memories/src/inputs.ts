@@ -21,6 +21,8 @@ export interface CreateMemoryInput {
   dedup_threshold: number;
   /** true: always; false: never; null: when the content looks entity-rich. */
   auto_extract_entities: boolean | null;
+  /** ttl_seconds is turned into expires_at at the edge. null: never (despite the agent's default); absent: the agent's default. */
+  expires_at?: Date | null;
 }
 
 export interface CreateMemoryV2Input extends CreateMemoryInput {
@@ -29,7 +31,7 @@ export interface CreateMemoryV2Input extends CreateMemoryInput {
 }
 
 /** A batch item: the content and placement of a create, and an idempotency key. */
-export type BatchItemInput = Pick<CreateMemoryInput, 'content' | 'agent_id' | 'metadata' | 'session_id'> & { client_id?: string };
+export type BatchItemInput = Pick<CreateMemoryInput, 'content' | 'agent_id' | 'metadata' | 'session_id' | 'expires_at'> & { client_id?: string };
 
 export interface BatchInput {
   memories: BatchItemInput[];
@@ -44,6 +46,8 @@ export interface PatchMemoryInput {
   memory_type?: MemoryType;
   visibility?: Visibility;
   archived?: boolean;
+  /** null: never expires (ttl_seconds is turned into expires_at at the edge). */
+  expires_at?: Date | null;
 }
 
 export interface ListMemoriesInput {
@@ -56,6 +60,9 @@ export interface ListMemoriesInput {
   archived?: boolean;
   visibility?: Visibility;
   embedding_status?: EmbeddingStatus;
+  include_expired?: boolean;
+  /** Only memories expiring before this ("what expires soon"). */
+  expires_before?: Date;
   limit: number;
   offset: number;
   cursor?: Cursor;
@@ -80,4 +87,6 @@ export interface SearchInput {
   project?: string;
   session_id?: string;
   scope?: SearchScope;
+  /** Expired memories too (audits). */
+  include_expired?: boolean;
 }

@@ -6,6 +6,7 @@ import { findDuplicate, lockForDedup } from './dedup';
 import type { Caller, MemoryDeps } from './deps';
 import { handOffEmbedding } from './embedding-handoff';
 import { dispatchAfterCommit, memoryEventData, recordEvent } from './events';
+import { actorOf, asActor } from './history';
 import type { CreateMemoryInput, ListMemoriesInput, PatchMemoryInput } from './inputs';
 import { EntityRef, presentMemory, presentMemorySummary } from './memory.presenter';
 import { requireVisibleMemory } from './memory-scope';
@@ -36,12 +37,12 @@ export async function createMemory(deps: Pick<MemoryDeps, 'db' | 'embedder' | 'd
   // Without dedup the create is one statement after the embed; with it, the check and the insert
   // share a transaction under the agent's lock (see dedup.ts).
   const outcome: { existing?: MemoryRow; inserted?: Inserted } = !input.deduplicate
-    ? { inserted: await insertMemories(deps.db, [memory], input.auto_extract_entities) }
+    ? { inserted: await insertMemories(deps.db, [memory], input.auto_extract_entities, actorOf(caller)) }
     : await deps.db.transaction(async (trx) => {
         await lockForDedup(trx, [prepared]);
         const duplicateOf = await findDuplicate(trx, prepared, embedding, model, input.dedup_threshold);
         const existing = duplicateOf ? await memoriesRepository.findLive(trx, caller.accountId, duplicateOf) : undefined;
-        return existing ? { existing } : { inserted: await insertMemories(trx, [memory], input.auto_extract_entities) };
+        return existing ? { existing } : { inserted: await insertMemories(trx, [memory], input.auto_extract_entities, actorOf(caller)) };
       });
   if (outcome.existing) {
     const entities = await entitiesOf(deps.db, caller.accountId, [outcome.existing]);
@@ -70,6 +71,8 @@ export async function listMemories(deps: Pick<MemoryDeps, 'db'>, caller: Caller,
     archived: query.archived,
     visibility: query.visibility,
     embeddingStatus: query.embedding_status,
+    includeExpired: query.include_expired,
+    expiresBefore: query.expires_before,
   };
   const page = await memoriesRepository.list(deps.db, caller.accountId, filters, query);
   const entities = await entitiesOf(deps.db, caller.accountId, page.rows);
@@ -88,54 +91,73 @@ async function requireOwnLiveMemory(db: Db, caller: Caller, id: string): Promise
 export async function patchMemory(deps: MemoryDeps, caller: Caller, id: string, input: PatchMemoryInput) {
   const current = await requireOwnLiveMemory(deps.db, caller, id);
   const patch: MemoryPatch = {
+    content: input.content,
     metadata: input.metadata,
     memoryType: input.memory_type,
     visibility: input.visibility,
     archived: input.archived,
+    expiresAt: input.expires_at,
   };
-  const contentChanged = input.content !== undefined && input.content !== current.content;
-  const requeue = contentChanged && current.embedding_status !== 'ready';
-  if (contentChanged) {
-    patch.content = input.content;
-    if (!requeue) Object.assign(patch, { embedding: await embedText(deps.embedder, input.content!), embeddingModel: deps.embedder.model });
-  }
   if (input.tier !== undefined) Object.assign(patch, { tier: input.tier, tierExplicit: true });
   if (input.importance !== undefined) {
     patch.importance = input.importance;
     if (input.tier === undefined && !current.tier_explicit) patch.tier = tierForImportance(input.importance);
   }
-  const changes = Object.keys(input);
-  const { row, deliveries } = await deps.db.transaction(async (trx) => {
-    const updated = await memoriesRepository.update(trx, caller.accountId, id, patch);
-    const row = updated && requeue ? await embeddingQueueRepository.requeue(trx, caller.accountId, id) : updated;
+  return applyMemoryPatch(deps, caller, current, patch, { changes: Object.keys(input) });
+}
+
+/**
+ * Writes a patch as one new version (a content change re-embedded, or handed back to the worker
+ * as patchMemory says), records memory.updated with the version it made, and returns the memory.
+ * `change` names the kind of change in the history when it is not a plain update.
+ */
+export async function applyMemoryPatch(
+  deps: MemoryDeps,
+  caller: Caller,
+  current: MemoryRow,
+  input: MemoryPatch,
+  event: { changes: string[]; change?: string; extra?: Record<string, unknown> },
+) {
+  const { content, ...rest } = input;
+  const patch: MemoryPatch = rest;
+  const contentChanged = content !== undefined && content !== current.content;
+  const requeue = contentChanged && current.embedding_status !== 'ready';
+  if (contentChanged) {
+    patch.content = content;
+    if (!requeue) Object.assign(patch, { embedding: await embedText(deps.embedder, content), embeddingModel: deps.embedder.model });
+  }
+  const { row, deliveries } = await asActor(deps.db, actorOf(caller, event.change), async (trx) => {
+    const updated = await memoriesRepository.update(trx, caller.accountId, current.id, patch);
+    const row = updated && requeue ? await embeddingQueueRepository.requeue(trx, caller.accountId, current.id) : updated;
     if (!row) throw ApiError.notFound('Memory');
     await agentsRepository.markActive(trx, caller.accountId, [row.agent_id]);
-    const deliveries = await recordEvent(trx, caller.accountId, 'memory.updated', { ...memoryEventData(row), changes });
+    const deliveries = await recordEvent(trx, caller.accountId, 'memory.updated', { ...memoryEventData(row), changes: event.changes, version: row.version, ...event.extra });
     return { row, deliveries };
   });
   dispatchAfterCommit(deps.dispatch, deliveries);
-  if (requeue) await handOffEmbedding(deps, caller.accountId, id);
+  if (requeue) await handOffEmbedding(deps, caller.accountId, current.id);
   const entities = await entitiesOf(deps.db, caller.accountId, [row]);
   return presentMemory(row, entities.get(row.id) ?? []);
 }
 
 export async function deleteMemory(deps: Pick<MemoryDeps, 'db' | 'dispatch'>, caller: Caller, id: string): Promise<void> {
   await requireOwnLiveMemory(deps.db, caller, id);
-  const deliveries = await deps.db.transaction(async (trx) => {
+  const deliveries = await asActor(deps.db, actorOf(caller), async (trx) => {
     const row = await memoriesRepository.softDelete(trx, caller.accountId, id);
     if (!row) throw ApiError.notFound('Memory');
     return recordEvent(trx, caller.accountId, 'memory.deleted', {
       ...memoryEventData(row),
       deleted_at: row.deleted_at?.toISOString() ?? null,
+      version: row.version,
     });
   });
   dispatchAfterCommit(deps.dispatch, deliveries);
 }
 
-/** Undeletes a soft-deleted memory; restoring a live one is a no-op that returns it. */
+/** Undeletes a soft-deleted memory (an expired one loses its past expiry); restoring a live one is a no-op that returns it. */
 export async function restoreMemory(deps: Pick<MemoryDeps, 'db'>, caller: Caller, id: string) {
   const row = requireVisibleMemory(caller, await memoriesRepository.findAny(deps.db, caller.accountId, id));
-  const restored = row.deleted_at ? await memoriesRepository.restore(deps.db, caller.accountId, id) : row;
+  const restored = row.deleted_at ? await asActor(deps.db, actorOf(caller), (trx) => memoriesRepository.restore(trx, caller.accountId, id)) : row;
   if (!restored) throw ApiError.notFound('Memory');
   const entities = await entitiesOf(deps.db, caller.accountId, [restored]);
   return presentMemory(restored, entities.get(restored.id) ?? []);

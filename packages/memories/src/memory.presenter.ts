@@ -26,6 +26,9 @@ export function presentMemory(row: MemoryRow, entities: EntityRef[], extra: { is
     project_id: row.project_id,
     created_at: toUnixSeconds(row.created_at)!,
     updated_at: toUnixSeconds(row.updated_at)!,
+    // Beyond the spec (issue 34): the memory's version (GET /v1/memories/{id}/history) and when it expires.
+    version: row.version,
+    expires_at: toUnixSeconds(row.expires_at),
   };
 }
 

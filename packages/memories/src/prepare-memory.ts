@@ -11,7 +11,7 @@ import { tierForImportance } from './tiering';
 export type PreparedMemory = Omit<NewMemory, 'embedding' | 'embeddingModel' | 'embeddingStatus' | 'dedupThreshold' | 'webhookUrl'>;
 
 /** The fields a create may leave out, and what they default to (the schemas apply the same defaults). */
-type Describable = Pick<CreateMemoryInput, 'content' | 'metadata' | 'memory_type' | 'visibility' | 'importance' | 'tier'>;
+type Describable = Pick<CreateMemoryInput, 'content' | 'metadata' | 'memory_type' | 'visibility' | 'importance' | 'tier' | 'expires_at'>;
 
 /** Type (classified when not given) and tier (from importance unless given) of a new memory: the one rule for every create. */
 export function buildNewMemory(
@@ -29,6 +29,8 @@ export function buildNewMemory(
     importance: input.importance,
     tier: input.tier ?? tierForImportance(input.importance),
     tierExplicit: input.tier !== undefined,
+    // Absent: the agent's default TTL for the type applies (agentDefaultExpiry, in the insert).
+    ...(input.expires_at !== undefined ? { expiresAt: input.expires_at } : {}),
     ...placement,
   };
 }

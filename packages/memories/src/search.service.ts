@@ -114,6 +114,7 @@ export async function searchMemories(deps: SearchDeps, caller: Caller, body: Sea
     minImportance: body.min_importance,
     includeConfidential: body.include_confidential,
     includeArchived: body.include_archived,
+    includeExpired: body.include_expired,
     metadataFilter: body.metadata_filter ?? [],
     embeddingModel: deps.embedder.model,
   };

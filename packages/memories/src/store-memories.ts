@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
-import { Db, MemoryRow, newMemoriesRepository, NewMemory, RecordedDelivery } from '@ams/db';
+import { Db, MemoryRow, newMemoriesRepository, NewMemory, RecordedDelivery, VersionActor } from '@ams/db';
 import type { MemoryDeps } from './deps';
 import { entitiesToLink } from './entity-linking';
 import { dispatchAfterCommit, memoryEventData, outboxEvents } from './events';
+import { asActor } from './history';
 import type { EntityRef } from './memory.presenter';
 
 export interface Inserted {
@@ -24,22 +25,25 @@ export function planMemories(memories: Array<Pick<NewMemory, 'accountId' | 'cont
  * Stores new memories (in order) with the entities extracted from them (per `autoExtract`, see
  * shouldExtract), a memory.created event each and their agents marked active: one statement
  * (newMemoriesRepository.insertWithRecords), in the caller's transaction when there is one.
- * Single creates, v2 creates and batches all store through here.
+ * Single creates, v2 creates and batches all store through here; `actor` is who the memories'
+ * first version names (see asActor).
  */
-export async function insertMemories(db: Db, memories: NewMemory[], autoExtract: boolean | null, plan = planMemories(memories, autoExtract)): Promise<Inserted> {
+export async function insertMemories(db: Db, memories: NewMemory[], autoExtract: boolean | null, actor: VersionActor, plan = planMemories(memories, autoExtract)): Promise<Inserted> {
   const withIds = memories.map((m, i) => ({ ...m, id: plan.ids[i]! }));
   const { found, refs: entities } = plan;
-  const { rows, deliveries } = await newMemoriesRepository.insertWithRecords(db, {
-    memories: withIds,
-    entities: found,
-    events: outboxEvents(withIds.map((m) => ({ accountId: m.accountId, type: 'memory.created', data: memoryEventData({ id: m.id, agent_id: m.agentId, content: m.content, embedding_status: m.embeddingStatus }) }))),
-  });
+  const { rows, deliveries } = await asActor(db, actor, (trx) =>
+    newMemoriesRepository.insertWithRecords(trx, {
+      memories: withIds,
+      entities: found,
+      events: outboxEvents(withIds.map((m) => ({ accountId: m.accountId, type: 'memory.created', data: memoryEventData({ id: m.id, agent_id: m.agentId, content: m.content, embedding_status: m.embeddingStatus }) }))),
+    }),
+  );
   return { rows, entities, deliveries };
 }
 
 /** insertMemories, its events handed to the dispatcher once stored. */
-export async function storeMemories(deps: Pick<MemoryDeps, 'db' | 'dispatch'>, memories: NewMemory[], autoExtract: boolean | null, plan?: MemoryPlan) {
-  const inserted = await insertMemories(deps.db, memories, autoExtract, plan);
+export async function storeMemories(deps: Pick<MemoryDeps, 'db' | 'dispatch'>, memories: NewMemory[], autoExtract: boolean | null, actor: VersionActor, plan?: MemoryPlan) {
+  const inserted = await insertMemories(deps.db, memories, autoExtract, actor, plan);
   dispatchAfterCommit(deps.dispatch, inserted.deliveries);
   return inserted;
 }

@@ -23,6 +23,9 @@ export async function mcpToolTour(call: McpCall, t: TestApp, acct: TestAccount):
   const search = await ok('memory_search', { query: 'PostgreSQL analytics', search_mode: 'hybrid', agent_id: 'mcp-agent' });
   expect((search.data as Array<{ memory: { id: string } }>)[0]!.memory.id).toBe(id);
   expect(await ok('memory_update', { id, importance: 0.9 })).toMatchObject({ id, importance: 0.9 });
+  const history = await ok('memory_history', { id });
+  expect((history.data as Array<{ version: number }>).map((v) => v.version)).toEqual([2, 1]);
+  expect(await ok('memory_restore_version', { id, version: 1 })).toMatchObject({ id, importance: 0.5, version: 3 });
   expect((await ok('context_build', { query: 'PostgreSQL analytics', agent_id: 'mcp-agent', threshold: 0 })).context).toContain('PostgreSQL');
 
   const session = await ok('session_start', { agent_id: 'mcp-agent', title: 'MCP session' });

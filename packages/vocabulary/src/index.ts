@@ -16,7 +16,7 @@ export const EMBEDDING_STATUSES = ['pending', 'processing', 'ready', 'failed'] a
 export type EmbeddingStatus = (typeof EMBEDDING_STATUSES)[number];
 
 /** Webhook event names. */
-export const EVENT_TYPES = ['memory.created', 'memory.updated', 'memory.deleted', 'embedding.completed'] as const;
+export const EVENT_TYPES = ['memory.created', 'memory.updated', 'memory.deleted', 'embedding.completed', 'memory.expired'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export const SEARCH_MODES = ['semantic', 'hybrid', 'keyword'] as const;

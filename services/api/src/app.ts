@@ -39,6 +39,7 @@ import { metricsRouter } from './routes/metrics/metrics.router';
 import { reembedRouter } from './routes/reembed/reembed.router';
 import { memoriesV2Router } from './routes/memories/memories-v2.router';
 import { memoryImportanceRouter } from './routes/memory-importance/memory-importance.router';
+import { memoryHistoryRouter } from './routes/memory-history/memory-history.router';
 import { patternSuggestionsRouter } from './routes/pattern-suggestions/pattern-suggestions.router';
 import { patternsRouter } from './routes/patterns/patterns.router';
 import { projectRelationshipsRouter } from './routes/project-relationships/project-relationships.router';
@@ -93,6 +94,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(patternSuggestionsRouter(ctx));
   app.use(compatRouter(ctx));
   app.use(memoryImportanceRouter(ctx));
+  app.use(memoryHistoryRouter(ctx));
   app.use(entityGraphRouter(ctx));
   app.use(quotaRouter(ctx));
   app.use(embedRouter(ctx));

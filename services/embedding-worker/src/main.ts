@@ -2,6 +2,7 @@ import { createLogger, loadConfig, requireSplitMode, runService } from '@ams/cor
 import { createDatabase, migrateLatest } from '@ams/db';
 import { createEmbedder, SwitchableEmbedder } from '@ams/embeddings';
 import { createEmbeddingQueue, EmbeddingWorker, followActiveModel, ingestionPolicy, modelLoader, reembedRunner, workerSettings } from '@ams/ingestion';
+import { MemoryLifecycleSweep } from '@ams/memories';
 import { createWebhookQueue, enqueueDelivery } from '@ams/webhooks';
 import { serveMetrics } from '@ams/metrics';
 import { workerMetrics } from './metrics';
@@ -52,6 +53,12 @@ runService(DRAIN_MS + 5_000, async () => {
   queue.process(concurrency * batchSize, async () => worker.notify());
   worker.start();
   reembed.start();
+  // Expiry (memory.expired) and history retention, beside the reconciler's sweep.
+  const lifecycle = new MemoryLifecycleSweep(
+    { db: db.knex, logger, dispatch: (accountId, ids) => ids.forEach((id) => void enqueueDelivery(webhooks, accountId, id)) },
+    config.memoryLifecycle,
+  );
+  lifecycle.start();
   const server = metricsPort > 0 ? serveMetrics(metrics.registry, metricsPort, config.host) : undefined;
   server?.on('error', (err) => logger.warn('metrics server unavailable', { port: metricsPort, error: err.message }));
   logger.info('embedding worker started', {
@@ -67,7 +74,7 @@ runService(DRAIN_MS + 5_000, async () => {
     async stop() {
       logger.info('draining', { batches_in_flight: worker.inFlight });
       // The queue stops taking jobs at once (its handler returns at once, so nothing waits there).
-      await Promise.all([queue.close(1_000), worker.stop(DRAIN_MS), reembed.stop()]);
+      await Promise.all([queue.close(1_000), worker.stop(DRAIN_MS), reembed.stop(), lifecycle.stop()]);
       await webhooks.close(1_000);
       server?.close();
       await db.close();

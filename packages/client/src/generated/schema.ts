@@ -513,6 +513,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/memories/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A memory's versions, newest first
+         * @description Every change to a memory is a version: who made it, when, which fields changed, before and after. A deleted memory's history stays readable.
+         *
+         *     Requires the `read` scope.
+         */
+        get: operations["getV1MemoriesIdHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/memories/{id}/history/{version}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a memory to one of its versions
+         * @description Writes the version's content, metadata (replaced), type, visibility, importance, tier, archived flag, session and project as a NEW version; the history is never rewritten. A deleted memory comes back; an expiry that has passed is cleared.
+         *
+         *     Requires the `write` scope.
+         */
+        post: operations["postV1MemoriesIdHistoryVersionRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/entities/{id}/neighborhood": {
         parameters: {
             query?: never;
@@ -2567,6 +2611,10 @@ export interface operations {
                                     created_at: number;
                                     /** @description Unix seconds */
                                     updated_at: number;
+                                    /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
+                                    version?: number;
+                                    /** @description Unix seconds when reads stop returning it; null: never */
+                                    expires_at?: number | null;
                                 } & {
                                     [key: string]: unknown;
                                 };
@@ -3491,6 +3539,10 @@ export interface operations {
                         created_at: number;
                         /** @description Unix seconds */
                         updated_at: number;
+                        /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
+                        version?: number;
+                        /** @description Unix seconds when reads stop returning it; null: never */
+                        expires_at?: number | null;
                         /** @enum {string} */
                         visibility: "private" | "confidential";
                         /** Format: uuid */
@@ -3613,7 +3665,10 @@ export interface operations {
                     /** @enum {string} */
                     visibility?: "private" | "confidential";
                     archived?: boolean;
-                };
+                    ttl_seconds?: number;
+                    /** @description Unix seconds (as created_at), an ISO 8601 date, or "never" */
+                    expires_at?: number | "never" | string;
+                } & (unknown | unknown | unknown);
             };
         };
         responses: {
@@ -3649,6 +3704,10 @@ export interface operations {
                         created_at: number;
                         /** @description Unix seconds */
                         updated_at: number;
+                        /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
+                        version?: number;
+                        /** @description Unix seconds when reads stop returning it; null: never */
+                        expires_at?: number | null;
                         /** @enum {string} */
                         visibility: "private" | "confidential";
                         /** Format: uuid */
@@ -3883,7 +3942,10 @@ export interface operations {
                     /** @enum {string} */
                     visibility?: "private" | "confidential";
                     archived?: boolean;
-                };
+                    ttl_seconds?: number;
+                    /** @description Unix seconds (as created_at), an ISO 8601 date, or "never" */
+                    expires_at?: number | "never" | string;
+                } & (unknown | unknown | unknown);
             };
         };
         responses: {
@@ -3919,6 +3981,10 @@ export interface operations {
                         created_at: number;
                         /** @description Unix seconds */
                         updated_at: number;
+                        /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
+                        version?: number;
+                        /** @description Unix seconds when reads stop returning it; null: never */
+                        expires_at?: number | null;
                         /** @enum {string} */
                         visibility: "private" | "confidential";
                         /** Format: uuid */
@@ -4171,6 +4237,11 @@ export interface operations {
                     description?: string;
                     metadata?: {
                         [key: string]: unknown;
+                    };
+                    config?: {
+                        default_ttl_seconds?: {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -4432,6 +4503,11 @@ export interface operations {
                     description?: string;
                     metadata?: {
                         [key: string]: unknown;
+                    };
+                    config?: {
+                        default_ttl_seconds?: {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -5823,6 +5899,10 @@ export interface operations {
                         created_at: number;
                         /** @description Unix seconds */
                         updated_at: number;
+                        /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
+                        version?: number;
+                        /** @description Unix seconds when reads stop returning it; null: never */
+                        expires_at?: number | null;
                         /** @enum {string} */
                         visibility: "private" | "confidential";
                         /** Format: uuid */
@@ -5881,6 +5961,335 @@ export interface operations {
                 };
             };
             /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1MemoriesIdHistory: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of versions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "object": "memory_version",
+                     *           "memory_id": "0b7f6f6e-3c1a-4d3e-9a8e-2f1d7c6b5a40",
+                     *           "version": 2,
+                     *           "change": "update",
+                     *           "changed_fields": [
+                     *             "content"
+                     *           ],
+                     *           "before": {
+                     *             "content": "The user prefers light mode."
+                     *           },
+                     *           "after": {
+                     *             "content": "The user prefers dark mode in every editor."
+                     *           },
+                     *           "actor": {
+                     *             "type": "api_key",
+                     *             "key_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                     *             "agent_id": null
+                     *           },
+                     *           "created_at": 1795000100
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "total_count": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: ({
+                            /** @constant */
+                            object: "memory_version";
+                            /** Format: uuid */
+                            memory_id: string;
+                            /** @description 1 for the create; each change adds one */
+                            version: number;
+                            /** @description create, update, delete, restore, embed, re-embed, expire, restore_version, import, … */
+                            change: string;
+                            changed_fields: string[];
+                            /** @description The old values of changed_fields */
+                            before: {
+                                [key: string]: unknown;
+                            };
+                            /** @description The new values of changed_fields */
+                            after: {
+                                [key: string]: unknown;
+                            };
+                            actor: {
+                                /** @enum {string} */
+                                type: "api_key" | "system";
+                                /** Format: uuid */
+                                key_id: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @description The agent the key is bound to; null for an account-wide key or the system
+                                 */
+                                agent_id: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description Unix seconds */
+                            created_at: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                        total_count: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`read`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1MemoriesIdHistoryVersionRestore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The memory as restored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "memory";
+                        /** Format: uuid */
+                        id: string;
+                        content: string;
+                        /** Format: uuid */
+                        agent_id: string | null;
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        entities: ({
+                            type: string;
+                            value: string;
+                            confidence: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        memory_type: string;
+                        importance: number;
+                        tier: string;
+                        archived: boolean;
+                        /** @description Unix seconds */
+                        created_at: number;
+                        /** @description Unix seconds */
+                        updated_at: number;
+                        /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
+                        version?: number;
+                        /** @description Unix seconds when reads stop returning it; null: never */
+                        expires_at?: number | null;
+                        /** @enum {string} */
+                        visibility: "private" | "confidential";
+                        /** Format: uuid */
+                        session_id: string | null;
+                        /** Format: uuid */
+                        project_id: string | null;
+                        is_duplicate?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed percent-encoding in the URL path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`write`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7022,6 +7431,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
+                    config?: {
+                        default_ttl_seconds?: {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };
@@ -7283,6 +7697,9 @@ export interface operations {
                 archived?: boolean;
                 visibility?: "private" | "confidential";
                 embedding_status?: "pending" | "processing" | "ready" | "failed";
+                include_expired?: boolean;
+                /** @description Unix seconds or ISO 8601: only memories expiring before it */
+                expires_before?: number | string;
             };
             header?: never;
             path?: never;
@@ -7325,6 +7742,10 @@ export interface operations {
                             created_at: number;
                             /** @description Unix seconds */
                             updated_at: number;
+                            /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
+                            version?: number;
+                            /** @description Unix seconds when reads stop returning it; null: never */
+                            expires_at?: number | null;
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -7468,7 +7889,10 @@ export interface operations {
                     /** @default 0.95 */
                     dedup_threshold?: number;
                     auto_extract_entities?: boolean | null;
-                };
+                    ttl_seconds?: number;
+                    /** @description Unix seconds (as created_at), an ISO 8601 date, or "never" */
+                    expires_at?: number | "never" | string;
+                } & (unknown | unknown | unknown);
             };
         };
         responses: {
@@ -7504,6 +7928,10 @@ export interface operations {
                         created_at: number;
                         /** @description Unix seconds */
                         updated_at: number;
+                        /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
+                        version?: number;
+                        /** @description Unix seconds when reads stop returning it; null: never */
+                        expires_at?: number | null;
                         /** @enum {string} */
                         visibility: "private" | "confidential";
                         /** Format: uuid */
@@ -7569,6 +7997,10 @@ export interface operations {
                         created_at: number;
                         /** @description Unix seconds */
                         updated_at: number;
+                        /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
+                        version?: number;
+                        /** @description Unix seconds when reads stop returning it; null: never */
+                        expires_at?: number | null;
                         /** @enum {string} */
                         visibility: "private" | "confidential";
                         /** Format: uuid */
@@ -7686,7 +8118,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    memories: {
+                    memories: ({
                         content: string;
                         agent_id?: string;
                         /** @default {} */
@@ -7696,7 +8128,10 @@ export interface operations {
                         client_id?: string;
                         /** Format: uuid */
                         session_id?: string;
-                    }[];
+                        ttl_seconds?: number;
+                        /** @description Unix seconds (as created_at), an ISO 8601 date, or "never" */
+                        expires_at?: number | "never" | string;
+                    } & (unknown | unknown | unknown))[];
                     /** @default true */
                     parallel_embeddings?: boolean;
                     agent_id?: string;
@@ -7863,6 +8298,8 @@ export interface operations {
                     session_id?: string;
                     /** @enum {string} */
                     scope?: "session" | "long-term" | "all";
+                    /** @default false */
+                    include_expired?: boolean;
                 };
             };
         };
@@ -7904,6 +8341,10 @@ export interface operations {
                                 created_at: number;
                                 /** @description Unix seconds */
                                 updated_at: number;
+                                /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
+                                version?: number;
+                                /** @description Unix seconds when reads stop returning it; null: never */
+                                expires_at?: number | null;
                             } & {
                                 [key: string]: unknown;
                             };
@@ -8056,6 +8497,10 @@ export interface operations {
                         created_at: number;
                         /** @description Unix seconds */
                         updated_at: number;
+                        /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
+                        version?: number;
+                        /** @description Unix seconds when reads stop returning it; null: never */
+                        expires_at?: number | null;
                         /** @enum {string} */
                         visibility: "private" | "confidential";
                         /** Format: uuid */
@@ -8191,9 +8636,12 @@ export interface operations {
                     /** @default 0.95 */
                     dedup_threshold?: number;
                     auto_extract_entities?: boolean | null;
+                    ttl_seconds?: number;
+                    /** @description Unix seconds (as created_at), an ISO 8601 date, or "never" */
+                    expires_at?: number | "never" | string;
                     /** Format: uri */
                     webhook_url?: string;
-                };
+                } & (unknown | unknown | unknown);
             };
         };
         responses: {
@@ -12854,7 +13302,7 @@ export interface operations {
                     /** Format: uri */
                     url: string;
                     /** @default [] */
-                    event_types?: ("memory.created" | "memory.updated" | "memory.deleted" | "embedding.completed")[];
+                    event_types?: ("memory.created" | "memory.updated" | "memory.deleted" | "embedding.completed" | "memory.expired")[];
                     secret?: string;
                     description?: string;
                 };
@@ -13217,7 +13665,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url?: string;
-                    event_types?: ("memory.created" | "memory.updated" | "memory.deleted" | "embedding.completed")[];
+                    event_types?: ("memory.created" | "memory.updated" | "memory.deleted" | "embedding.completed" | "memory.expired")[];
                     secret?: string;
                     description?: string;
                     enabled?: boolean;

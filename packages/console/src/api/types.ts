@@ -35,6 +35,21 @@ export interface Memory {
   project_id?: string | null;
   created_at: number;
   updated_at: number;
+  /** How many versions it has had (GET /v1/memories/{id}/history). */
+  version?: number;
+  /** Unix seconds; null: never expires. */
+  expires_at?: number | null;
+}
+
+/** One version of a memory: what changed, before and after, who and when. */
+export interface MemoryVersion {
+  version: number;
+  change: string;
+  changed_fields: string[];
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+  actor: { type: 'api_key' | 'system'; key_id: string | null; agent_id: string | null };
+  created_at: number;
 }
 
 export interface MemoryStatus {

@@ -3,6 +3,7 @@ import type { ListPage, Memory } from '../api/types';
 import { MEMORY_TYPES, TIERS } from '../api/types';
 import { AgentSelect, ProjectSelect, useAgentNames } from '../components/pickers';
 import { ago, preview } from '../components/format';
+import { expiresIn } from '../components/format-expiry';
 import { Empty, ErrorPanel, Loading } from '../components/states';
 import { Badge, Field, FilterSelect, PageHeader, StatusBadge } from '../components/ui';
 import { href, navigate } from '../router';
@@ -10,7 +11,7 @@ import { useSession } from '../session';
 import { asFailure } from '../use-resource';
 import type { ApiFailure } from '../api/client';
 
-export const FILTER_KEYS = ['agent_id', 'memory_type', 'tier', 'session_id', 'project_id', 'archived', 'visibility', 'embedding_status'] as const;
+export const FILTER_KEYS = ['agent_id', 'memory_type', 'tier', 'session_id', 'project_id', 'archived', 'visibility', 'embedding_status', 'expiring'] as const;
 type Filters = Partial<Record<(typeof FILTER_KEYS)[number], string>>;
 
 /** The memory list: filters live in the URL (shareable, back-button friendly); pages follow next_cursor. */
@@ -28,7 +29,10 @@ export function MemoriesPage({ query }: { query: URLSearchParams }) {
     setLoading(true);
     setError(null);
     try {
-      const res = await api.get<ListPage<Memory>>('/v1/memories', { ...filters, limit: 25, cursor });
+      // "Expiring within" is a window from now: the API takes its end as expires_before.
+      const { expiring, ...rest } = filters;
+      const expiresBefore = expiring ? Math.floor(Date.now() / 1000) + Number(expiring) : undefined;
+      const res = await api.get<ListPage<Memory>>('/v1/memories', { ...rest, limit: 25, cursor, ...(expiresBefore ? { expires_before: expiresBefore } : {}) });
       setItems((prev) => (cursor ? [...prev, ...res.data] : res.data));
       setPage({ cursor: res.has_more ? res.next_cursor : null, total: res.total_count });
     } catch (err) {
@@ -79,6 +83,9 @@ export function MemoriesPage({ query }: { query: URLSearchParams }) {
         <Field label="Embedding">
           <FilterSelect value={filters.embedding_status} any="Any status" options={['ready', 'pending', 'processing', 'failed']} onChange={(v) => set('embedding_status', v)} />
         </Field>
+        <Field label="Expires">
+          <FilterSelect value={filters.expiring} any="Any time or never" options={[['3600', 'Within an hour'], ['86400', 'Within a day'], ['604800', 'Within a week']]} onChange={(v) => set('expiring', v)} />
+        </Field>
         {active > 0 && (
           <button type="button" class="btn btn-ghost filters-clear" onClick={() => navigate('/memories')}>
             Clear filters
@@ -105,6 +112,7 @@ export function MemoriesPage({ query }: { query: URLSearchParams }) {
                 <th scope="col">Tier</th>
                 <th scope="col" class="num">Importance</th>
                 <th scope="col">Created</th>
+                <th scope="col">Expires</th>
               </tr>
             </thead>
             <tbody>
@@ -119,6 +127,7 @@ export function MemoriesPage({ query }: { query: URLSearchParams }) {
                   <td><StatusBadge value={m.tier} /></td>
                   <td class="num">{m.importance.toFixed(2)}</td>
                   <td title={new Date(m.created_at * 1000).toISOString()}>{ago(m.created_at)}</td>
+                  <td class={m.expires_at ? 'expiring' : 'muted'}>{expiresIn(m.expires_at)}</td>
                 </tr>
               ))}
             </tbody>

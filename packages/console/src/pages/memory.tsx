@@ -3,6 +3,8 @@ import type { Memory, MemoryStatus } from '../api/types';
 import { MEMORY_TYPES, TIERS } from '../api/types';
 import { useAgentNames } from '../components/pickers';
 import { when } from '../components/format';
+import { expiresIn } from '../components/format-expiry';
+import { MemoryTimeline } from './memory-timeline';
 import { ErrorPanel, Load } from '../components/states';
 import { Badge, ConfirmButton, Field, JsonView, PageHeader, Section, StatusBadge } from '../components/ui';
 import { href } from '../router';
@@ -53,6 +55,7 @@ function DeletedMemory({ id, onRestored }: { id: string; onRestored: () => void 
         )}
         {action.error && <ErrorPanel error={action.error} compact />}
       </div>
+      <MemoryTimeline id={id} onRestored={onRestored} />
     </>
   );
 }
@@ -121,6 +124,13 @@ function MemoryView({ data, onChanged, onDeleted }: { data: Loaded; onChanged: (
               <dt>Importance</dt><dd>{memory.importance.toFixed(2)}</dd>
               <dt>Visibility</dt><dd><StatusBadge value={memory.visibility ?? 'private'} /></dd>
               <dt>Archived</dt><dd>{memory.archived ? 'yes' : 'no'}</dd>
+              <dt>Expires</dt>
+              <dd data-testid="memory-expires">
+                {memory.expires_at ? <span class="expiring" title={when(memory.expires_at)}>{expiresIn(memory.expires_at)}</span> : 'never'}
+                {memory.expires_at && can('write') && (
+                  <button type="button" class="btn btn-small" disabled={action.busy} onClick={() => patch({ expires_at: 'never' })}>Keep</button>
+                )}
+              </dd>
               <dt>Session</dt><dd>{memory.session_id ? <a href={href(`/sessions/${memory.session_id}`)}>{memory.session_id.slice(0, 8)}</a> : '—'}</dd>
               <dt>Project</dt><dd>{memory.project_id ? <a href={href('/memories', { project_id: memory.project_id })}>{memory.project_id.slice(0, 8)}</a> : '—'}</dd>
             </dl>
@@ -140,13 +150,7 @@ function MemoryView({ data, onChanged, onDeleted }: { data: Loaded; onChanged: (
               <button type="button" class="btn" disabled={action.busy} onClick={retry}>Retry embedding</button>
             )}
           </Section>
-          <Section title="History">
-            <ol class="timeline">
-              <li><span class="timeline-when">{when(memory.created_at)}</span> Created</li>
-              {memory.updated_at !== memory.created_at && <li><span class="timeline-when">{when(memory.updated_at)}</span> Last updated</li>}
-            </ol>
-            <p class="muted small">The API keeps the latest version only; earlier contents are not stored.</p>
-          </Section>
+          <MemoryTimeline id={memory.id} current={memory.version} onRestored={onChanged} />
         </aside>
       </div>
     </>

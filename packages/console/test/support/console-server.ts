@@ -94,6 +94,7 @@ export function apiAs(baseUrl: string, key: string) {
     get: <T = Record<string, unknown>>(p: string) => call<T>('GET', p),
     post: <T = Record<string, unknown>>(p: string, body: unknown = {}) => call<T>('POST', p, body),
     del: (p: string) => call('DELETE', p),
+    call,
   };
 }
 

@@ -14,6 +14,8 @@ import { hnswLighterGraph } from './20261124_025_hnsw_lighter_graph';
 import { importJobs } from './20261125_026_import_jobs';
 import { projectRegistration } from './20261125_027_project_registration';
 import { implicitProjectsUnregistered } from './20261125_028_implicit_projects_unregistered';
+import { memoryHistory } from './20261126_010_memory_history';
+import { memoryExpiry } from './20261126_011_memory_expiry';
 
 /** Listed explicitly (not globbed) so tsx, jest and a bundled build all see the same set, in order. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -32,5 +34,7 @@ export const MIGRATIONS: readonly Migration[] = [
   importJobs,
   projectRegistration,
   implicitProjectsUnregistered,
+  memoryHistory,
+  memoryExpiry,
 ];
 export type { Migration };

@@ -56,10 +56,10 @@ export const agentsRepository = {
   /** Throws the unique violation (agents_account_name_key, agents_account_client_key_key) on a taken name or key. */
   async insert(
     db: Knex,
-    a: { accountId: string; name: string; description: string | null; metadata: Record<string, unknown>; clientKey?: string | null },
+    a: { accountId: string; name: string; description: string | null; metadata: Record<string, unknown>; clientKey?: string | null; config?: Record<string, unknown> },
   ): Promise<AgentRow> {
     const [row] = await db('agents')
-      .insert({ account_id: a.accountId, name: a.name, description: a.description, metadata: a.metadata, client_key: a.clientKey ?? null })
+      .insert({ account_id: a.accountId, name: a.name, description: a.description, metadata: a.metadata, client_key: a.clientKey ?? null, ...(a.config ? { config: a.config } : {}) })
       .returning('*');
     return row as AgentRow;
   },
@@ -68,14 +68,15 @@ export const agentsRepository = {
     return paginate<AgentRow>(db('agents').where('agents.account_id', accountId).whereNull('agents.deleted_at'), 'agents', page);
   },
 
-  /** Metadata merged (jsonb ||). */
+  /** Metadata and config merged (jsonb ||, top-level members). */
   async update(
     db: Knex,
     accountId: string,
     id: string,
-    p: { name?: string; description?: string | null; metadata?: Record<string, unknown> },
+    p: { name?: string; description?: string | null; metadata?: Record<string, unknown>; config?: Record<string, unknown> },
   ): Promise<AgentRow | undefined> {
     const set: Record<string, unknown> = { updated_at: db.fn.now() };
+    if (p.config !== undefined) set.config = db.raw('agents.config || ?::jsonb', [JSON.stringify(p.config)]);
     if (p.name !== undefined) set.name = p.name;
     if (p.description !== undefined) set.description = p.description;
     if (p.metadata !== undefined) set.metadata = db.raw('agents.metadata || ?::jsonb', [JSON.stringify(p.metadata)]);

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /** The record kinds of an export, in the order they are written (referenced kinds first). */
-export const EXPORT_KINDS = ['agent', 'project', 'session', 'memory', 'entity', 'entity_link', 'decision', 'pattern', 'pattern_adoption', 'webhook'] as const;
+export const EXPORT_KINDS = ['agent', 'project', 'session', 'memory', 'memory_version', 'entity', 'entity_link', 'decision', 'pattern', 'pattern_adoption', 'webhook'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 
 export interface ExportFilters {
@@ -74,7 +74,7 @@ function baseQuery(db: Knex, kind: ExportKind, f: ExportFilters): { q: Knex.Quer
         .select([
           ...['id', 'agent_id'].map(c),
           'agents.name as agent',
-          ...['content', 'metadata', 'memory_type', 'visibility', 'importance', 'tier', 'tier_explicit', 'archived', 'session_id', 'project_id', 'client_id', 'embedding_model', 'embedding_status', 'created_at', 'updated_at'].map(c),
+          ...['content', 'metadata', 'memory_type', 'visibility', 'importance', 'tier', 'tier_explicit', 'archived', 'session_id', 'project_id', 'client_id', 'embedding_model', 'embedding_status', 'created_at', 'updated_at', 'version', 'expires_at'].map(c),
           ...vector('memories'),
         ])
         .where(c('account_id'), account)
@@ -82,6 +82,18 @@ function baseQuery(db: Knex, kind: ExportKind, f: ExportFilters): { q: Knex.Quer
       if (f.agentId) q.where(c('agent_id'), f.agentId);
       if (f.project) q.where(c('project_id'), f.project.id);
       return { q, table: 'memories', key: 'memories.id' };
+    }
+    case 'memory_version': {
+      // The history of the memories exported (issue 34), each version as recorded.
+      const c = A('v');
+      const q = db('memory_versions as v')
+        .join('memories as m', (j) => j.on('m.account_id', 'v.account_id').andOn('m.id', 'v.memory_id'))
+        .select(['memory_id', 'version', 'change', 'changed_fields', 'before', 'state', 'actor_key_id', 'actor_agent_id', 'created_at'].map(c))
+        .where(c('account_id'), account)
+        .whereNull('m.deleted_at');
+      if (f.agentId) q.where('m.agent_id', f.agentId);
+      if (f.project) q.where('m.project_id', f.project.id);
+      return { q, table: 'v', key: "v.memory_id::text || '/' || lpad(v.version::text, 10, '0')" };
     }
     case 'entity': {
       const c = A('entities');

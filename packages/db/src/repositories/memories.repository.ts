@@ -6,6 +6,7 @@ import type { EmbeddingStatus, MemoryType, Tier, Visibility } from '@ams/vocabul
 import { Page, PageParams, paginate } from '../pagination';
 import { prepared } from '../driver-features';
 import { literalDimensions, vectorMatch } from '../vector-column';
+import { excludeExpired } from '../memory-expiry';
 
 /** A memory row as read back: never the vector or the tsvector (large, and no caller needs them). */
 export interface MemoryRow {
@@ -36,6 +37,10 @@ export interface MemoryRow {
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
+  /** Counts the memory's versions (memory_versions); bumped by the history trigger. */
+  version: number;
+  /** When reads stop returning it and the expiry sweep deletes it; null: never. */
+  expires_at: Date | null;
 }
 
 export interface MemoryListFilters {
@@ -47,12 +52,17 @@ export interface MemoryListFilters {
   archived?: boolean;
   visibility?: string;
   embeddingStatus?: string;
+  /** Expired memories too (audits); by default they are left out. */
+  includeExpired?: boolean;
+  /** Only memories expiring before this ("what expires soon"). */
+  expiresBefore?: Date;
 }
 
 export const MEMORY_COLUMNS = [
   'account_id', 'id', 'agent_id', 'content', 'metadata', 'memory_type', 'visibility', 'importance', 'tier',
   'tier_explicit', 'archived', 'session_id', 'project_id', 'client_id', 'embedding_model', 'embedding_status',
   'embedding_error', 'embedding_attempts', 'embedding_attempts_base', 'dedup_threshold', 'webhook_url', 'duplicate_of', 'created_at', 'updated_at', 'deleted_at',
+  'version', 'expires_at',
 ].map((c) => `memories.${c}`);
 
 /** The same columns unqualified, for RETURNING. */
@@ -83,10 +93,30 @@ export interface NewMemory {
   updatedAt?: Date;
   /** Defaults to false (an import carries its own). */
   archived?: boolean;
+  /** null: never expires. Absent: the agent's default TTL for the memory's type, if it has one (agentDefaultExpiry). */
+  expiresAt?: Date | null;
+  /** Defaults to 1; an import carries the version it exported. */
+  version?: number;
 }
 
-/** The columns of a new memory's row (`id` when the caller chose it, else the database's default). */
-export function memoryInsertRow(m: NewMemory & { id?: string }) {
+/**
+ * When a new memory of this agent and type expires by default: now plus the agent's
+ * config.default_ttl_seconds for the type (else its `default` entry); null when it has neither.
+ * Evaluated inside the insert, so a create pays no extra round trip for it.
+ */
+export function agentDefaultExpiry(db: Knex, m: Pick<NewMemory, 'accountId' | 'agentId' | 'memoryType'>): Knex.Raw {
+  return db.raw(
+    `now() + make_interval(secs => (SELECT coalesce(a.config -> 'default_ttl_seconds' ->> ?, a.config -> 'default_ttl_seconds' ->> 'default')::float8
+                                      FROM agents a WHERE a.account_id = ? AND a.id = ?))`,
+    [m.memoryType, m.accountId, m.agentId],
+  );
+}
+
+/**
+ * The columns of a new memory's row (`id` when the caller chose it, else the database's default).
+ * With `db`, an absent expiresAt becomes the agent's default (agentDefaultExpiry); without, none.
+ */
+export function memoryInsertRow(m: NewMemory & { id?: string }, db?: Knex) {
   return {
     ...(m.id ? { id: m.id } : {}),
     account_id: m.accountId,
@@ -109,6 +139,8 @@ export function memoryInsertRow(m: NewMemory & { id?: string }) {
     created_at: m.createdAt,
     updated_at: m.updatedAt ?? m.createdAt,
     archived: m.archived,
+    expires_at: m.expiresAt !== undefined ? m.expiresAt : db ? agentDefaultExpiry(db, m) : null,
+    ...(m.version !== undefined ? { version: m.version } : {}),
   };
 }
 
@@ -123,6 +155,15 @@ export interface MemoryPatch {
   memoryType?: MemoryType;
   visibility?: Visibility;
   archived?: boolean;
+  /** null: never expires. */
+  expiresAt?: Date | null;
+  /** Replace metadata instead of merging into it (restoring a version). */
+  replaceMetadata?: boolean;
+  /** Also a deleted memory, which comes back (restoring a version). */
+  revive?: boolean;
+  /** Session and project (restoring a version). */
+  sessionId?: string | null;
+  projectId?: string | null;
 }
 
 /** What every search mode filters on; all optional but the account. */
@@ -139,6 +180,8 @@ export interface SearchFilters {
   sessionId?: string;
   /** Only memories tied to no session (or marked metadata.scope = long-term). */
   longTermOnly?: boolean;
+  /** Expired memories too (audits); by default they are left out. */
+  includeExpired?: boolean;
 }
 
 /** One compiled metadata_filter condition (validated at the edge). */
@@ -213,6 +256,7 @@ function searchable(db: Knex, f: SearchFilters): Knex.QueryBuilder {
   if (f.projectId) q.where('memories.project_id', f.projectId);
   if (f.sessionId) q.where('memories.session_id', f.sessionId);
   if (f.longTermOnly) q.where((w) => w.whereNull('memories.session_id').orWhereRaw(`memories.metadata @> '{"scope":"long-term"}'::jsonb`));
+  if (!f.includeExpired) excludeExpired(q);
   return q;
 }
 
@@ -225,7 +269,7 @@ export const memoriesRepository = {
   /** One INSERT for the whole batch. */
   async insertMany(db: Knex, items: NewMemory[]): Promise<MemoryRow[]> {
     if (items.length === 0) return [];
-    return db('memories').insert(items.map(memoryInsertRow)).returning(MEMORY_RETURNING);
+    return db('memories').insert(items.map((m) => memoryInsertRow(m, db))).returning(MEMORY_RETURNING);
   },
 
   async findLive(db: Knex, accountId: string, id: string): Promise<MemoryRow | undefined> {
@@ -264,6 +308,8 @@ export const memoriesRepository = {
     if (filters.archived !== undefined) q.where('memories.archived', filters.archived);
     if (filters.visibility) q.where('memories.visibility', filters.visibility);
     if (filters.embeddingStatus) q.where('memories.embedding_status', filters.embeddingStatus);
+    if (!filters.includeExpired) excludeExpired(q);
+    if (filters.expiresBefore) q.where('memories.expires_at', '<', filters.expiresBefore);
     const result = await paginate<MemoryRow & { embedding?: unknown; content_tsv?: unknown }>(q, 'memories', page);
     return { ...result, rows: result.rows.map(({ embedding: _e, content_tsv: _t, ...row }) => row as MemoryRow) };
   },
@@ -288,16 +334,21 @@ export const memoriesRepository = {
       set.embedding_status = 'ready';
       set.embedding_error = null;
     }
-    if (p.metadata !== undefined) set.metadata = db.raw('memories.metadata || ?::jsonb', [JSON.stringify(p.metadata)]);
+    if (p.metadata !== undefined)
+      set.metadata = p.replaceMetadata ? db.raw('?::jsonb', [JSON.stringify(p.metadata)]) : db.raw('memories.metadata || ?::jsonb', [JSON.stringify(p.metadata)]);
     if (p.importance !== undefined) set.importance = p.importance;
     if (p.tier !== undefined) set.tier = p.tier;
     if (p.tierExplicit !== undefined) set.tier_explicit = p.tierExplicit;
     if (p.memoryType !== undefined) set.memory_type = p.memoryType;
     if (p.visibility !== undefined) set.visibility = p.visibility;
     if (p.archived !== undefined) set.archived = p.archived;
-    const [row] = await db('memories')
-      .where({ account_id: accountId, id })
-      .whereNull('deleted_at')
+    if (p.expiresAt !== undefined) set.expires_at = p.expiresAt;
+    if (p.sessionId !== undefined) set.session_id = p.sessionId;
+    if (p.projectId !== undefined) set.project_id = p.projectId;
+    const q = db('memories').where({ account_id: accountId, id });
+    if (p.revive) set.deleted_at = null;
+    else q.whereNull('deleted_at');
+    const [row] = await q
       .update(set)
       .returning(MEMORY_RETURNING);
     return row as MemoryRow | undefined;
@@ -312,11 +363,12 @@ export const memoriesRepository = {
     return row as MemoryRow | undefined;
   },
 
+  /** Undeletes; an expiry that has passed is cleared with it (else the memory would stay out of every read). */
   async restore(db: Knex, accountId: string, id: string): Promise<MemoryRow | undefined> {
     const [row] = await db('memories')
       .where({ account_id: accountId, id })
       .whereNotNull('deleted_at')
-      .update({ deleted_at: null, updated_at: db.fn.now() })
+      .update({ deleted_at: null, updated_at: db.fn.now(), expires_at: db.raw('CASE WHEN expires_at <= now() THEN NULL ELSE expires_at END') })
       .returning(MEMORY_RETURNING);
     return row as MemoryRow | undefined;
   },

@@ -29,7 +29,7 @@ export const newMemoriesRepository = {
    */
   async insertWithRecords(db: Knex, r: NewMemoryRecords): Promise<{ rows: MemoryRow[]; deliveries: RecordedDelivery[] }> {
     if (r.memories.length === 0) return { rows: [], deliveries: [] };
-    const insert = db('memories').insert(r.memories.map(memoryInsertRow)).returning(MEMORY_RETURNING).toSQL();
+    const insert = db('memories').insert(r.memories.map((m) => memoryInsertRow(m, db))).returning(MEMORY_RETURNING).toSQL();
     const oneShots = r.events.flatMap((e) => (e.url ? [{ ...e, url: e.url }] : []));
     const { rows } = await db.raw(
       `WITH mem AS (?),

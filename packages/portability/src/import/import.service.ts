@@ -1,4 +1,4 @@
-import { agentsRepository, IdentifiedKind, IMPORT_TABLES, ImportLineError, importJobsRepository, ImportProgress, importRepository, memoryInsertRow, NewMemory, type Knex } from '@ams/db';
+import { agentsRepository, IdentifiedKind, IMPORT_TABLES, ImportLineError, importJobsRepository, ImportProgress, importRepository, memoryInsertRow, memoryVersionsRepository, NewMemory, type Knex } from '@ams/db';
 import { toPgVector } from '@ams/embeddings';
 import { BATCH_ITEM_DEFAULTS, buildNewMemory, insertImportedMemories } from '@ams/memories';
 import { embeddedText } from '@ams/vocabulary';
@@ -58,6 +58,8 @@ class ImportRun {
   private present = new Set<string>();
   /** New memories of the current batch, prepared, stored together by flushMemories. */
   pending: Array<{ line: number; memory: NewMemory & { id: string } }> = [];
+  /** Memories this run stored or overwrote: only their history is imported (a skipped memory keeps its own). */
+  written = new Set<string>();
   /** Ids of the current batch looked up when it began (present or not). */
   private checked = new Set<string>();
 
@@ -203,6 +205,9 @@ class ImportRun {
       createdAt: asDate(r.created_at),
       updatedAt: asDate(r.updated_at),
       archived: r.archived as boolean | undefined,
+      // An import carries its own expiry (none: none, not the agent's default) and version count.
+      expiresAt: asDate(r.expires_at) ?? null,
+      version: r.version as number | undefined,
     };
     if (!taken) {
       this.pending.push({ line, memory });
@@ -210,6 +215,7 @@ class ImportRun {
     }
     const { id: _id, account_id: _account, ...columns } = memoryInsertRow(memory);
     await importRepository.overwrite(db, 'memory', this.accountId, taken.id, { ...columns, metadata: json(columns.metadata), embedding_error: null });
+    this.written.add(taken.id);
     return { id: taken.id, outcome: 'updated' };
   }
 
@@ -294,6 +300,26 @@ class ImportRun {
             ...times,
           }),
         );
+      case 'memory_version': {
+        const memoryId = await this.requiredRef(db, 'memory', r.memory_id, 'memory_id');
+        if (!this.written.has(memoryId)) return 'skipped';
+        // Replaces what the import's own insert recorded under the same number (the memory's current version).
+        await memoryVersionsRepository.upsertMany(db, [
+          {
+            account_id: this.accountId,
+            memory_id: memoryId,
+            version: r.version as number,
+            change: r.change as string,
+            changed_fields: r.changed_fields as string[],
+            before: r.before as Record<string, unknown>,
+            state: r.state as Record<string, unknown>,
+            actor_key_id: (r.actor_key_id as string | null | undefined) ?? null,
+            actor_agent_id: (await this.ref(db, 'agent', r.actor_agent_id)) ?? null,
+            created_at: (r.created_at as string | undefined) ?? new Date(),
+          },
+        ]);
+        return 'created';
+      }
       case 'pattern_adoption': {
         const adoption = {
           pattern_id: await this.requiredRef(db, 'pattern', r.pattern_id, 'pattern_id'),
@@ -398,6 +424,8 @@ export async function runImport(deps: ImportRunDeps, job: ImportJobRef, lines: A
     const next = structuredClone(settled);
     const tally = new Tally(next);
     await knex.transaction(async (trx) => {
+      // The memories this transaction writes are recorded in their history as imported.
+      await memoryVersionsRepository.setActor(trx, { change: 'import' });
       // New memories are stored together, before any other record (which may refer to them).
       const flush = async () => {
         const pending = run.pending;
@@ -405,6 +433,7 @@ export async function runImport(deps: ImportRunDeps, job: ImportJobRef, lines: A
         if (pending.length === 0) return;
         const stored = (m: (typeof pending)[number]) => {
           run.ids.memory.set(m.memory.id, m.memory.id);
+          run.written.add(m.memory.id);
           tally.outcome('memory', 'created');
         };
         try {

@@ -13,7 +13,7 @@ import {
   type ReembedRunner,
 } from '@ams/ingestion';
 import type { EmbeddingJob, JobQueue } from '@ams/jobs';
-import type { IngestionPort } from '@ams/memories';
+import { MemoryLifecycleSweep, type IngestionPort } from '@ams/memories';
 import { embeddingBatchMetrics } from '@ams/metrics';
 import type { ApiMetrics } from './api-metrics';
 import type { RedisConnection } from './redis';
@@ -81,6 +81,9 @@ export function createIngestion(
     deps.metrics ? embeddingBatchMetrics(deps.metrics.registry) : undefined,
   );
   worker.start();
+  // Expiry and history retention run where the worker's reconciler does (the worker processes with queues).
+  const lifecycle = new MemoryLifecycleSweep({ db: deps.db.knex, logger: deps.logger, dispatch: deps.webhookDispatch }, config.memoryLifecycle);
+  lifecycle.start();
   return {
     submit: async (_accountId, memoryId) => {
       worker.notify();
@@ -90,6 +93,7 @@ export function createIngestion(
     reembedRunner: runner,
     close: async () => {
       await runner?.stop();
+      await lifecycle.stop();
       await worker.stop(DRAIN_MS);
     },
   };

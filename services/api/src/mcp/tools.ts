@@ -1,14 +1,9 @@
 import type { Request } from 'express';
 import Joi, { Schema } from 'joi';
-import { createMemory, deleteMemory, getMemory, listMemories, patchMemory, searchMemories } from '@ams/memories';
-import type { Scope } from '@ams/accounts';
-import { agentIdFromPath } from '@ams/accounts';
-import { agentStats, listAgents } from '@ams/accounts';
-import { buildContext } from '@ams/knowledge';
-import { checkDecisions, createDecision } from '@ams/knowledge';
+import { agentIdFromPath, agentStats, listAgents, type Scope } from '@ams/accounts';
 import { createEntity, linkEntity } from '@ams/entities';
-import { adoptPattern, searchPatterns } from '@ams/knowledge';
-import { createSession, endSession } from '@ams/knowledge';
+import { adoptPattern, buildContext, checkDecisions, createDecision, createSession, endSession, searchPatterns } from '@ams/knowledge';
+import { createMemory, deleteMemory, getMemory, listMemories, listMemoryHistory, patchMemory, restoreMemoryVersion, searchMemories } from '@ams/memories';
 import type { AppContext, AuthContext } from '../context';
 import { store } from '../domain-deps';
 import { memoryDeps, requestResources } from '../memory-deps';
@@ -16,6 +11,7 @@ import { buildContextBody } from '../routes/context/context.schemas';
 import { checkDecisionsBody, createDecisionBody } from '../routes/decisions/decisions.schemas';
 import { createEntityBody, linkBody } from '../routes/entities/entities.schemas';
 import { agentNameOrId, listAgentsQuery } from '../routes/agents/agents.schemas';
+import { historyQuery, HistoryQueryParams } from '../routes/memory-history/memory-history.schemas';
 import { compileMetadataFilter, createMemoryBody, listMemoriesQuery, patchMemoryBody, SearchBody, searchBody } from '../routes/memories/memories.schemas';
 import { adoptBody, searchPatternsBody } from '../routes/patterns/patterns.schemas';
 import { createSessionBody, endSessionBody } from '../routes/sessions/sessions.schemas';
@@ -103,6 +99,28 @@ export const TOOLS: ToolDef[] = [
       await deleteMemory(memoryDeps(ctx, req), auth, args.id as string);
       return { id: args.id, deleted: true };
     },
+  },
+  {
+    name: 'memory_history',
+    title: "A memory's history",
+    description: 'Every version of a memory, newest first: what changed (before and after), who changed it and when; also for a deleted memory.',
+    scope: 'read',
+    input: withId(historyQuery, 'memory'),
+    run: async (ctx, auth, args, req) => {
+      const page = await listMemoryHistory(memoryDeps(ctx, req), auth, args.id as string, bodyOf<HistoryQueryParams>(historyQuery, args));
+      return listResponse(page, page.data, true);
+    },
+  },
+  {
+    name: 'memory_restore_version',
+    title: 'Restore a memory to a version',
+    description: 'Bring a memory back to what it was at one of its versions (see memory_history); the restore is a new version.',
+    scope: 'write',
+    input: Joi.object({
+      id: uuid.required().description("The memory's id"),
+      version: Joi.number().integer().min(1).required().description('The version to restore'),
+    }),
+    run: (ctx, auth, args, req) => restoreMemoryVersion(memoryDeps(ctx, req), auth, args.id as string, args.version as number),
   },
   {
     name: 'context_build',

@@ -5,6 +5,7 @@ import { compatOpenApi } from '../routes/compat/compat.openapi';
 import { embedOpenApi } from '../routes/embed/embed.openapi';
 import { entityGraphOpenApi } from '../routes/entity-graph/entity-graph.openapi';
 import { memoryImportanceOpenApi } from '../routes/memory-importance/memory-importance.openapi';
+import { memoryHistoryOpenApi } from '../routes/memory-history/memory-history.openapi';
 import { patternSuggestionsOpenApi } from '../routes/pattern-suggestions/pattern-suggestions.openapi';
 import { projectRelationshipsOpenApi } from '../routes/project-relationships/project-relationships.openapi';
 import { quotaOpenApi } from '../routes/quota/quota.openapi';
@@ -45,6 +46,7 @@ export const ROUTE_DOCS: RouteDocs = {
   ...contextOpenApi,
   ...compatOpenApi,
   ...memoryImportanceOpenApi,
+  ...memoryHistoryOpenApi,
   ...entityGraphOpenApi,
   ...patternSuggestionsOpenApi,
   ...projectRelationshipsOpenApi,

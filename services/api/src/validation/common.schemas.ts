@@ -91,3 +91,44 @@ export function listResponse<T>(
     total_count: page.totalCount,
   };
 }
+
+/**
+ * When a memory expires (issue 34), as `created_at` is given (Unix seconds) or as ISO 8601; `never`
+ * for no expiry (JSON null means "absent" here; see dropNulls). It must lie in the future, and
+ * within DATE_RANGE_YEARS. Converted to a Date, or null for `never`.
+ */
+const EXPIRES_AT_FORMS = '{{#label}} must be Unix seconds, an ISO 8601 date or "never"';
+
+export const expiresAt = Joi.alternatives()
+  .try(Joi.number().integer().min(0), Joi.string().valid('never'), Joi.string().isoDate().messages({ 'string.isoDate': EXPIRES_AT_FORMS }))
+  .custom((v: number | string, helpers) => {
+    if (v === 'never') return null;
+    const at = typeof v === 'number' ? new Date(v * 1000) : new Date(v);
+    const now = new Date();
+    if (at.getTime() <= now.getTime()) return helpers.error('expires.past', { at: at.toISOString(), now: now.toISOString() });
+    if (at > dateBounds(now).max) return helpers.error('expires.far', { years: DATE_RANGE_YEARS });
+    return at;
+  })
+  .messages({
+    'alternatives.match': EXPIRES_AT_FORMS,
+    'alternatives.types': EXPIRES_AT_FORMS,
+    'expires.past': '{{#label}} must be in the future: {{#at}} is not after now ({{#now}})',
+    'expires.far': '{{#label}} must lie within {{#years}} years of now',
+  })
+  .description('Unix seconds (as created_at), an ISO 8601 date, or "never"');
+
+/** Seconds from now until a memory expires (at most 100 years). */
+export const ttlSeconds = Joi.number().integer().min(1).max(DATE_RANGE_YEARS * 365 * 86_400);
+
+/**
+ * ttl_seconds or expires_at (not both) on a memory write; ttl_seconds becomes expires_at here,
+ * so the domain sees one member.
+ */
+export function withExpiry<T extends Joi.ObjectSchema>(schema: T): T {
+  return schema
+    .oxor('ttl_seconds', 'expires_at')
+    .messages({ 'object.oxor': 'Give ttl_seconds or expires_at, not both' })
+    .custom(({ ttl_seconds, ...rest }: { ttl_seconds?: number; expires_at?: Date | null }) =>
+      ttl_seconds === undefined ? rest : { ...rest, expires_at: new Date(Date.now() + ttl_seconds * 1000) },
+    ) as T;
+}

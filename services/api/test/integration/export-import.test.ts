@@ -66,7 +66,7 @@ describe('export and import', () => {
     const records = await exportOf(a.key);
     expect(records[0]).toMatchObject({ type: 'header', format: 'ams-export', version: 1, embedding_model: t.ctx.embedder.model, includes_vectors: true });
     const types = records.map((r) => r.type);
-    expect(new Set(types)).toEqual(new Set(['header', 'agent', 'project', 'session', 'memory', 'entity', 'entity_link', 'decision', 'pattern', 'pattern_adoption', 'webhook']));
+    expect(new Set(types)).toEqual(new Set(['header', 'agent', 'project', 'session', 'memory', 'memory_version', 'entity', 'entity_link', 'decision', 'pattern', 'pattern_adoption', 'webhook']));
     // Referenced kinds come first.
     expect(types.indexOf('agent')).toBeLessThan(types.indexOf('memory'));
     expect(types.lastIndexOf('memory')).toBeLessThan(types.indexOf('entity_link'));
@@ -94,6 +94,21 @@ describe('export and import', () => {
     // Ids are kept (they are free in a fresh account); only the webhook's secret does not travel.
     const expected = comparable(first).map((r) => (r.type === 'webhook' ? { ...r, has_secret: false } : r));
     expect(comparable(second)).toEqual(expected);
+  });
+
+  it('carries each memory\'s history: its versions, expiry and version count come back as they were', async () => {
+    const records = await exportOf(a.key);
+    const m2Versions = records.filter((r) => r.type === 'memory_version' && r.memory_id === ids.m2);
+    expect(m2Versions.map((r) => [r.version, r.change])).toEqual([[1, 'create'], [2, 'update']]);
+    expect(records.find((r) => r.type === 'memory' && r.id === ids.m2)).toMatchObject({ version: 2, expires_at: null });
+    const b = await createAccount(t.ctx);
+    expect((await importInto(b.key, records.filter((r) => r.type !== 'webhook'))).body.records.failed).toBe(0);
+    const history = await t.request().get(`/v1/memories/${ids.m2}/history`).set(bearer(b.key));
+    const original = await t.request().get(`/v1/memories/${ids.m2}/history`).set(bearer(a.key));
+    expect(history.body.data).toEqual(original.body.data);
+    // A change after the import continues the numbering.
+    const patched = await t.request().patch(`/v1/memories/${ids.m2}`).set(bearer(b.key)).send({ importance: 0.7 });
+    expect(patched.body.version).toBe(3);
   });
 
   it('another account never sees the data, and the same ids in two accounts stay apart', async () => {

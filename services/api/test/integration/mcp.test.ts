@@ -42,7 +42,7 @@ describe('MCP over Streamable HTTP', () => {
     expect(tools.map((x) => x.name).sort()).toEqual(
       [
         'agent_list', 'agent_stats', 'context_build', 'decision_check', 'decision_record', 'entity_create', 'entity_link',
-        'memory_delete', 'memory_get', 'memory_list', 'memory_search', 'memory_store', 'memory_update', 'pattern_adopt',
+        'memory_delete', 'memory_get', 'memory_history', 'memory_list', 'memory_restore_version', 'memory_search', 'memory_store', 'memory_update', 'pattern_adopt',
         'pattern_search', 'session_end', 'session_start',
       ].sort(),
     );

@@ -1,13 +1,30 @@
 import Joi from 'joi';
 import type { Cursor } from '@ams/db';
 import type { CreateAgentInput, PatchAgentInput } from '@ams/accounts';
-import { metadata, nonBlank, pagination } from '../../validation/common.schemas';
+import { MEMORY_TYPES } from '@ams/memories';
+import { metadata, nonBlank, pagination, ttlSeconds } from '../../validation/common.schemas';
 
 /**
  * An agent as a path segment or a tool argument names it: its id or its name (client-compat §2.9).
  * Every name an agent can have passes (the name's own rule); one that names no agent is 404 later.
  */
 export const agentNameOrId = nonBlank(255).description("The agent's id or its name");
+
+const TTL_KEYS: readonly string[] = [...MEMORY_TYPES, 'default'];
+
+/**
+ * An agent's settings (issue 34): `default_ttl_seconds` gives new memories of a type (or, under
+ * `default`, of any type) an expiry unless the create names one. Replaced as a whole on update.
+ */
+export const agentConfig = Joi.object({
+  default_ttl_seconds: Joi.object()
+    .pattern(Joi.string(), ttlSeconds)
+    .custom((v: Record<string, number>, helpers) => {
+      const bad = Object.keys(v).find((k) => !TTL_KEYS.includes(k));
+      return bad ? helpers.error('ttl.key', { name: bad }) : v;
+    })
+    .messages({ 'ttl.key': `{{#label}}.{{#name}} is not a memory type: use one of ${TTL_KEYS.join(', ')}` }),
+});
 
 export type CreateAgentBody = CreateAgentInput;
 
@@ -17,6 +34,7 @@ export const createAgentBody = Joi.object<CreateAgentBody & { id?: string }>({
   id: nonBlank(255),
   description: Joi.string().allow('').max(1_000),
   metadata: metadata.default({}),
+  config: agentConfig,
 }).custom(({ id, ...body }: CreateAgentBody & { id?: string }) => ({ ...body, name: body.name ?? id!, ...(id !== undefined ? { client_key: id } : {}) }));
 
 export type PatchAgentBody = PatchAgentInput;
@@ -25,6 +43,7 @@ export const patchAgentBody = Joi.object<PatchAgentBody>({
   name: nonBlank(255),
   description: Joi.string().allow('').max(1_000),
   metadata,
+  config: agentConfig,
 })
   .min(1)
   .messages({ 'object.min': 'Request body must change at least one field' });

@@ -70,7 +70,21 @@ export const RECORD_SCHEMAS = {
     embedding_status: Joi.string().valid(...EMBEDDING_STATUSES),
     embedding: vector,
     ...times,
+    // Issue 34: when it expires, and how many versions it has had (its memory_version records follow).
+    expires_at: timestamp.allow(null),
+    version: Joi.number().integer().min(1),
   }).or('agent_id', 'agent'),
+  memory_version: Joi.object({
+    memory_id: uuid.required(),
+    version: Joi.number().integer().min(1).required(),
+    change: Joi.string().min(1).max(100).required(),
+    changed_fields: Joi.array().items(Joi.string().min(1).max(100)).max(100).required(),
+    before: Joi.object().unknown(true).default({}),
+    state: Joi.object().unknown(true).required(),
+    actor_key_id: uuid.allow(null),
+    actor_agent_id: uuid.allow(null),
+    created_at: timestamp,
+  }),
   entity: Joi.object({
     id: uuid.required(),
     name: nonBlank(255).required(),

@@ -15,7 +15,7 @@ import {
   TIERS,
   VISIBILITIES,
 } from '@ams/memories';
-import { metadata, nonBlank, pagination, unitInterval, uuid } from '../../validation/common.schemas';
+import { expiresAt, isoDate, metadata, nonBlank, pagination, ttlSeconds, unitInterval, uuid, withExpiry } from '../../validation/common.schemas';
 
 export const CONTENT_MAX = 50_000;
 
@@ -42,20 +42,25 @@ export const createMemoryFields = {
   deduplicate: Joi.boolean().default(false),
   dedup_threshold: Joi.number().min(0.5).max(1).default(0.95),
   auto_extract_entities: Joi.boolean().allow(null).default(null),
+  // Beyond the spec (issue 34): one or the other; neither: the agent's default TTL for the type, if any.
+  ttl_seconds: ttlSeconds,
+  expires_at: expiresAt,
 };
 
-export const createMemoryBody = Joi.object<CreateMemoryBody>(createMemoryFields);
+export const createMemoryBody = withExpiry(Joi.object<CreateMemoryBody>(createMemoryFields));
 
 export type CreateMemoryV2Body = CreateMemoryV2Input;
 
 /** v2: every v1 field, plus a one-shot HTTPS URL notified when the embedding is ready. */
-export const createMemoryV2Body = Joi.object<CreateMemoryV2Body>({
-  ...createMemoryFields,
-  webhook_url: Joi.string()
-    .max(2_048)
-    .uri({ scheme: ['https'] })
-    .messages({ 'string.uriCustomScheme': '{{#label}} must be an https URL' }),
-});
+export const createMemoryV2Body = withExpiry(
+  Joi.object<CreateMemoryV2Body>({
+    ...createMemoryFields,
+    webhook_url: Joi.string()
+      .max(2_048)
+      .uri({ scheme: ['https'] })
+      .messages({ 'string.uriCustomScheme': '{{#label}} must be an https URL' }),
+  }),
+);
 
 export type BatchItem = BatchItemInput;
 export type BatchBody = BatchInput;
@@ -63,13 +68,17 @@ export type BatchBody = BatchInput;
 export const batchBody = Joi.object<BatchBody & { agent_id?: string; session_id?: string }>({
   memories: Joi.array()
     .items(
-      Joi.object({
-        content: nonBlank(CONTENT_MAX).required(),
-        agent_id: agentRef,
-        metadata: metadata.max(50).default({}).messages({ 'object.max': '{{#label}} must have at most 50 keys' }),
-        client_id: Joi.string().min(1).max(255),
-        session_id: uuid,
-      }),
+      withExpiry(
+        Joi.object({
+          content: nonBlank(CONTENT_MAX).required(),
+          agent_id: agentRef,
+          metadata: metadata.max(50).default({}).messages({ 'object.max': '{{#label}} must have at most 50 keys' }),
+          client_id: Joi.string().min(1).max(255),
+          session_id: uuid,
+          ttl_seconds: ttlSeconds,
+          expires_at: expiresAt,
+        }),
+      ),
     )
     .min(1)
     .max(100)
@@ -85,17 +94,22 @@ export const batchBody = Joi.object<BatchBody & { agent_id?: string; session_id?
 
 export type PatchMemoryBody = PatchMemoryInput;
 
-export const patchMemoryBody = Joi.object<PatchMemoryBody>({
-  content: nonBlank(CONTENT_MAX),
-  metadata,
-  importance: unitInterval(),
-  tier: Joi.string().valid(...TIERS),
-  memory_type: Joi.string().valid(...MEMORY_TYPES),
-  visibility: Joi.string().valid(...VISIBILITIES),
-  archived: Joi.boolean(),
-})
-  .min(1)
-  .messages({ 'object.min': 'Request body must change at least one field' });
+export const patchMemoryBody = withExpiry(
+  Joi.object<PatchMemoryBody & { ttl_seconds?: number }>({
+    content: nonBlank(CONTENT_MAX),
+    metadata,
+    importance: unitInterval(),
+    tier: Joi.string().valid(...TIERS),
+    memory_type: Joi.string().valid(...MEMORY_TYPES),
+    visibility: Joi.string().valid(...VISIBILITIES),
+    archived: Joi.boolean(),
+    // Renewing (or ending) an expiry: before the sweep, the memory stays.
+    ttl_seconds: ttlSeconds,
+    expires_at: expiresAt,
+  })
+    .min(1)
+    .messages({ 'object.min': 'Request body must change at least one field' }),
+);
 
 export type ListMemoriesQuery = ListMemoriesInput;
 
@@ -110,6 +124,11 @@ export const listMemoriesQuery = Joi.object<ListMemoriesQuery>({
   archived: Joi.boolean(),
   visibility: Joi.string().valid(...VISIBILITIES),
   embedding_status: Joi.string().valid(...EMBEDDING_STATUSES),
+  // Issue 34: expired memories are left out unless asked for (audits); expires_before: what expires soon.
+  include_expired: Joi.boolean(),
+  expires_before: Joi.alternatives()
+    .try(Joi.number().integer().min(0).custom((v: number) => new Date(v * 1000)), isoDate())
+    .description('Unix seconds or ISO 8601: only memories expiring before it'),
 });
 
 /** $in/$nin lists beyond this are refused (422): a filter is not a bulk lookup. */
@@ -178,6 +197,7 @@ export const searchBody = Joi.object<SearchBody & { threshold?: number }>({
   project: Joi.string().min(1).max(100),
   session_id: Joi.string().min(1).max(255),
   scope: Joi.string().valid(...SEARCH_SCOPES),
+  include_expired: Joi.boolean().default(false),
 }).custom(({ threshold, ...body }: SearchBody & { threshold?: number }) => ({ ...body, min_score: body.min_score ?? threshold ?? 0 }));
 
 /** Search parameters some clients put in the query string of the POST (the body wins). */

@@ -1,0 +1,96 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { apiAs, register, startConsoleServer, type ConsoleServer } from '../support/console-server';
+
+/**
+ * Issue 34 in the console: a memory's timeline (every version, before → after, restore) and what
+ * expires soon, in Debian's chromium against the real API process. Screenshots go to
+ * test-artifacts/console/ beside console.browser.test.ts's.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = path.resolve(__dirname, '../../../../test-artifacts/console');
+const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+jest.setTimeout(90_000);
+
+let server: ConsoleServer;
+let context: BrowserContext;
+let userDataDir: string;
+let key: string;
+let api: ReturnType<typeof apiAs>;
+const problems: string[] = [];
+
+async function signedIn(): Promise<Page> {
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  await page.goto(server.baseUrl + '/#/memories');
+  await page.getByLabel('API key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Console sections' }).waitFor();
+  return page;
+}
+
+beforeAll(async () => {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`No browser at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium), as .ci/run does`);
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  execFileSync(process.execPath, [path.resolve(__dirname, '../../scripts/ensure-built.mjs')], { stdio: 'inherit' });
+  server = await startConsoleServer();
+  key = await register(server.baseUrl);
+  api = apiAs(server.baseUrl, key);
+  userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ams-console-chromium-'));
+  context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1366, height: 860 } });
+}, 180_000);
+
+afterAll(async () => {
+  await context?.close();
+  await server?.stop();
+  if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
+});
+
+afterEach(() => {
+  expect(problems).toEqual([]);
+  problems.length = 0;
+});
+
+describe('memory lifecycle in the console', () => {
+  test("a memory's timeline shows each version's change, and restoring one adds a version", async () => {
+    const m = await api.post<{ id: string }>('/v1/memories', { agent_id: 'timeline', content: 'The standup is at 9:30', metadata: { team: 'core' } });
+    await api.call('PATCH', `/v1/memories/${m.id}`, { content: 'The standup moved to 10:00' });
+    await api.call('PATCH', `/v1/memories/${m.id}`, { importance: 0.9, ttl_seconds: 7200 });
+    const page = await signedIn();
+    await page.goto(`${server.baseUrl}/#/memories/${m.id}`);
+    const timeline = page.getByRole('list', { name: 'Memory history' });
+    await timeline.locator('li[data-version="3"]').waitFor();
+    expect(await timeline.locator('li').count()).toBe(3);
+    const v2 = timeline.locator('li[data-version="2"]');
+    await expect(v2.locator('del').first().textContent()).resolves.toBe('The standup is at 9:30');
+    await expect(v2.locator('ins').first().textContent()).resolves.toBe('The standup moved to 10:00');
+    await expect(page.getByTestId('memory-expires').textContent()).resolves.toMatch(/in (1|2) h/);
+    await page.screenshot({ path: path.join(ARTIFACTS, '20-memory-timeline.png'), fullPage: true });
+
+    await timeline.getByRole('button', { name: 'Restore v1' }).click();
+    await timeline.locator('li[data-version="4"]').waitFor();
+    await expect(page.getByTestId('memory-content').textContent()).resolves.toBe('The standup is at 9:30');
+    await expect(timeline.locator('li[data-version="4"]').textContent()).resolves.toContain('Restored a version');
+    await page.screenshot({ path: path.join(ARTIFACTS, '21-memory-timeline-restored.png'), fullPage: true });
+    await page.close();
+  });
+
+  test('the memory list shows when memories expire, and filters to what expires soon', async () => {
+    const soon = await api.post<{ id: string }>('/v1/memories', { agent_id: 'expiry', content: 'Scratch: the build number is 4411', ttl_seconds: 1800 });
+    const later = await api.post<{ id: string }>('/v1/memories', { agent_id: 'expiry', content: 'Scratch: retro notes for the sprint', ttl_seconds: 5 * 86_400 });
+    await api.post('/v1/memories', { agent_id: 'expiry', content: 'Keeps forever: the product is called Atlas' });
+    const page = await signedIn();
+    await page.goto(`${server.baseUrl}/#/memories?expiring=3600`);
+    const table = page.getByRole('table', { name: 'Memories' });
+    await table.locator(`tr[data-memory-id="${soon.id}"]`).waitFor();
+    expect(await table.locator(`tr[data-memory-id="${later.id}"]`).count()).toBe(0);
+    await expect(table.locator(`tr[data-memory-id="${soon.id}"] td.expiring`).textContent()).resolves.toMatch(/in (29|30) min/);
+    await page.screenshot({ path: path.join(ARTIFACTS, '22-memories-expiring-soon.png'), fullPage: true });
+    await page.close();
+  });
+});
