@@ -20,6 +20,9 @@ const exported = (dir) => {
   return Object.values(pkg.exports ?? {}).map((target) => `node_modules/@ams/${path.basename(dir)}/${path.normalize(source(target))}`);
 };
 const WORKSPACES = ['packages', 'services'].flatMap((root) => fs.readdirSync(path.join(__dirname, root)).map((name) => `${root}/${name}`));
+/** The layers of packages/: the foundation below, the domain (each holding one area's rules) above it. */
+const FOUNDATION = 'core|vocabulary|text|db|embeddings|jobs';
+const DOMAIN = 'accounts|entities|ingestion|knowledge|memories|portability|vectors|webhooks';
 const ENTRY = ['^node_modules/@ams/[^/]+/src/index\\.ts$', ...WORKSPACES.flatMap(exported).map((p) => `^${p.replace(/[.]/g, '\\.')}$`)].join('|');
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -38,6 +41,36 @@ module.exports = {
       severity: 'error',
       from: { path: '^packages/', pathNot: '^packages/testing/' },
       to: { path: [BY_NAME_SERVICE, '^services/'] },
+    },
+    {
+      name: 'api-holds-domain-rules',
+      comment:
+        'services/api holds HTTP only: routes and their schemas, middleware, MCP, OpenAPI, validation and the process (lib/, top-level files). ' +
+        "Domain rules live in the packages (@ams/accounts, knowledge, entities, memories, portability, vectors, webhooks); a folder for them here (the old services/) is refused.",
+      severity: 'error',
+      from: { path: '^services/api/src/', pathNot: '^services/api/src/((routes|middleware|mcp|openapi|validation|lib)/|[^/]+$)' },
+      to: {},
+    },
+    {
+      name: 'http-calls-repositories',
+      comment: 'Routes and MCP tools call the domain packages, never a repository: they take only types from @ams/db.',
+      severity: 'error',
+      from: { path: '^services/api/src/(routes|mcp)/' },
+      to: { path: '^node_modules/@ams/db/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'domain-speaks-http',
+      comment: 'The domain packages know nothing of HTTP: no express, joi or MCP (the API validates and hands them typed input).',
+      severity: 'error',
+      from: { path: `^packages/(${DOMAIN})/` },
+      to: { path: '^node_modules/(express|express-rate-limit|joi|joi-to-json|supertest|swagger-ui-dist|@modelcontextprotocol)/' },
+    },
+    {
+      name: 'foundation-imports-domain',
+      comment: 'Layers: the foundation (core, vocabulary, text, db, embeddings, jobs) never imports the domain packages above it.',
+      severity: 'error',
+      from: { path: `^packages/(${FOUNDATION})/` },
+      to: { path: `^node_modules/@ams/(${DOMAIN}|metrics)/` },
     },
     {
       name: 'database-driver-outside-db',

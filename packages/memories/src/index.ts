@@ -26,3 +26,4 @@ export * from './search.service';
 export * from './importance';
 export * from './supersede';
 export * from './retiering';
+export * from './retiering-settings.service';

@@ -25,3 +25,21 @@ export type SearchMode = (typeof SEARCH_MODES)[number];
 /** docs/clients.md, "Search narrowing": `session` narrows to one session, `long-term` to memories outside sessions. */
 export const SEARCH_SCOPES = ['session', 'long-term', 'all'] as const;
 export type SearchScope = (typeof SEARCH_SCOPES)[number];
+
+/**
+ * What a row's vector embeds: these columns, in this order, joined by a newline. The one definition
+ * both paths read: the services build the text in JavaScript (embeddedText) when a row is written,
+ * the re-embed repository builds it in SQL from the same list when every row is embedded again.
+ */
+export const EMBEDDED_FIELDS = {
+  memories: ['content'],
+  decisions: ['title', 'rationale'],
+  patterns: ['title', 'description'],
+} as const;
+export type EmbeddedTable = keyof typeof EMBEDDED_FIELDS;
+
+/** The text a row of `table` embeds. */
+export function embeddedText<T extends EmbeddedTable>(table: T, row: { readonly [F in (typeof EMBEDDED_FIELDS)[T][number]]: string }): string {
+  const fields: readonly string[] = EMBEDDED_FIELDS[table];
+  return fields.map((f) => (row as Record<string, string>)[f]).join('\n');
+}

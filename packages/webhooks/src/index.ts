@@ -27,3 +27,6 @@ export { OutboxReconciler } from './dispatcher/reconciler';
 export { startInProcessDispatcher, type InProcessDispatcher } from './dispatcher/in-process';
 export { createWebhookQueue, enqueueDelivery, queuedRetries } from './dispatcher/webhook-queue';
 export { dispatcherSettings } from './dispatcher/settings';
+export type { TargetPolicy, WebhookCaller, WebhookDeps } from './deps';
+export { assertWebhookTarget } from './webhook-target';
+export { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, patchWebhook, presentDelivery, presentWebhook, retryDelivery, type WebhookInput } from './webhooks.service';

@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import { ImportJobs } from '@ams/portability';
 import type { AppContext } from './context';
 import { identifyCaller, requireAuth } from './middleware/authenticate';
 import { backpressure, LoadGauge } from './middleware/backpressure';
@@ -31,7 +32,7 @@ import { entitiesRouter } from './routes/entities/entities.router';
 import { exportRouter } from './routes/export/export.router';
 import { healthRouter } from './routes/health/health.router';
 import { importRouter } from './routes/import/import.router';
-import { ImportJobs } from './services/import/import-jobs';
+import { importJobsDeps } from './domain-deps';
 import { ingestionRouter } from './routes/ingestion/ingestion.router';
 import { memoriesRouter } from './routes/memories/memories.router';
 import { metricsRouter } from './routes/metrics/metrics.router';
@@ -60,7 +61,7 @@ export function createApp(ctx: AppContext): Express {
 
   const limits = { redis: ctx.redis, keyPrefix: ctx.config.redisKeyPrefix, logger: ctx.logger };
   ctx.metrics ??= apiMetrics(ctx.db.knex);
-  ctx.imports ??= new ImportJobs(ctx);
+  ctx.imports ??= new ImportJobs(importJobsDeps(ctx));
   app.use(requestMetrics(ctx.metrics), requestId, requestLogger(ctx.logger), limitHeaderCount);
   // app.locals.load: what the process carries now (tests and diagnostics read it).
   app.locals.load = new LoadGauge(ctx);

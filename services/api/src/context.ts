@@ -1,12 +1,13 @@
+import type { AuthContext } from '@ams/accounts';
 import type { Config, Logger } from '@ams/core';
 import type { CommonWords, Database } from '@ams/db';
 import type { Embedder } from '@ams/embeddings';
 import type { ModelLoader, ReembedRunner } from '@ams/ingestion';
 import type { Dispatch, IngestionPort } from '@ams/memories';
+import type { ImportJobsPort } from '@ams/portability';
 import type { ApiMetrics } from './lib/api-metrics';
 import type { ReadRouting } from './lib/read-routing';
 import type { RedisConnection } from './lib/redis';
-import type { ImportJobsPort } from './services/import/import-port';
 
 /** Everything a request handler may reach; built once per process by server.ts (or a test). */
 export interface AppContext {
@@ -37,13 +38,7 @@ export interface AppContext {
   imports?: ImportJobsPort;
 }
 
-export interface AuthContext {
-  accountId: string;
-  keyId: string;
-  scopes: string[];
-  /** A key bound to an agent writes to it by default and reads only its memories. */
-  agentId: string | null;
-}
+export type { AuthContext };
 
 declare module 'express-serve-static-core' {
   interface Request {

@@ -31,13 +31,6 @@ export function requestResources(ctx: AppContext, req: Request): SearchDeps {
   return { ...process, db: abandonable(readerFor(ctx, req), signal), embedder: stopsWith(ctx.embedder, signal) };
 }
 
-/** `ctx` as one request should use it (see requestResources), for services that take the whole context. */
-export function requestContext(ctx: AppContext, req: Request): AppContext {
-  if (!isReadRequest(req)) return ctx;
-  const { db, embedder } = requestResources(ctx, req);
-  return { ...ctx, db: { ...ctx.db, knex: db }, embedder };
-}
-
 /** What the memory domain needs for one request: the process's resources and the request's logger. */
 export function memoryDeps(ctx: AppContext, req: Request): MemoryDeps {
   const resources = requestResources(ctx, req);

@@ -4,6 +4,7 @@ import { createEmbedder, SwitchableEmbedder, withQueryCache } from '@ams/embeddi
 import { followActiveModel, modelLoader } from '@ams/ingestion';
 import { serveMetrics } from '@ams/metrics';
 import { collectDefaultMetrics, Registry } from 'prom-client';
+import { bootstrapAdminKey } from '@ams/accounts';
 import { createApp } from './app';
 import type { AppContext } from './context';
 import { announceBootstrapKey } from './lib/bootstrap-key-output';
@@ -13,7 +14,6 @@ import { createWebhookDispatch } from './lib/webhook-dispatch';
 import { apiMetrics } from './lib/api-metrics';
 import { createIngestion } from './lib/ingestion';
 import { startReadRouting } from './lib/read-routing';
-import { bootstrapAdminKey } from './services/accounts.service';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -73,7 +73,7 @@ runService(SHUTDOWN_GRACE_MS, async () => {
   if (metricsServer) logger.info('metrics listening', { url: `http://${config.metrics.host}:${config.metrics.port}/metrics` });
 
   if (config.bootstrapAdminKey) {
-    const key = await bootstrapAdminKey(ctx);
+    const key = await bootstrapAdminKey({ db: ctx.db.knex });
     const base = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
     if (key) announceBootstrapKey(key, { baseUrl: base, dataDir: config.dataDir });
   }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { EMBEDDED_FIELDS } from '@ams/vocabulary';
 import { isUniqueViolation } from '../db-errors';
 import { HNSW_BUILD_OPTIONS } from '../vector-column';
 
@@ -6,12 +7,8 @@ import { HNSW_BUILD_OPTIONS } from '../vector-column';
 export const VECTOR_TABLES = ['memories', 'decisions', 'patterns'] as const;
 export type VectorTable = (typeof VECTOR_TABLES)[number];
 
-/** Same text as the services embed (memories.service, decisionText, patternText). */
-const SOURCE_TEXT: Record<VectorTable, string> = {
-  memories: 'content',
-  decisions: `title || E'\\n' || rationale`,
-  patterns: `title || E'\\n' || description`,
-};
+/** The text each row's vector embeds, as SQL: the columns EMBEDDED_FIELDS names, joined by a newline as embeddedText joins them. */
+const embeddedTextSql = (table: VectorTable): string => EMBEDDED_FIELDS[table].join(` || E'\\n' || `);
 
 /** Rows that carry a vector at all: live, and for memories embedded (pending ones go to the worker). */
 const LIVE: Record<VectorTable, string> = {
@@ -166,7 +163,7 @@ export const reembedRepository = {
   async nextBatch(db: Knex, table: VectorTable, target: string, phase: 'stage' | 'sweep', after: ReembedCursor | null, limit: number): Promise<ReembedItem[]> {
     const m = missing(table, phase, target);
     const bindings: string[] = [...m.bindings];
-    let sql = `SELECT account_id, id, ${SOURCE_TEXT[table]} AS text, xmin::text AS version FROM ${table} WHERE ${m.sql}`;
+    let sql = `SELECT account_id, id, ${embeddedTextSql(table)} AS text, xmin::text AS version FROM ${table} WHERE ${m.sql}`;
     if (after && after.table === table) {
       sql += ' AND (account_id, id) > (?, ?)';
       bindings.push(after.account_id, after.id);

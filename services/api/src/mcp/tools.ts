@@ -1,8 +1,11 @@
 import type { Request } from 'express';
 import Joi, { Schema } from 'joi';
+import { agentIdFromPath, agentStats, listAgents, type Scope } from '@ams/accounts';
+import { createEntity, linkEntity } from '@ams/entities';
+import { adoptPattern, buildContext, checkDecisions, createDecision, createSession, endSession, searchPatterns } from '@ams/knowledge';
 import { createMemory, deleteMemory, getMemory, listMemories, listMemoryHistory, patchMemory, restoreMemoryVersion, searchMemories } from '@ams/memories';
 import type { AppContext, AuthContext } from '../context';
-import type { Scope } from '../lib/scopes';
+import { store } from '../domain-deps';
 import { memoryDeps, requestResources } from '../memory-deps';
 import { buildContextBody } from '../routes/context/context.schemas';
 import { checkDecisionsBody, createDecisionBody } from '../routes/decisions/decisions.schemas';
@@ -12,13 +15,6 @@ import { historyQuery, HistoryQueryParams } from '../routes/memory-history/memor
 import { compileMetadataFilter, createMemoryBody, listMemoriesQuery, patchMemoryBody, SearchBody, searchBody } from '../routes/memories/memories.schemas';
 import { adoptBody, searchPatternsBody } from '../routes/patterns/patterns.schemas';
 import { createSessionBody, endSessionBody } from '../routes/sessions/sessions.schemas';
-import { agentIdFromPath } from '../services/agent-path';
-import { agentStats, listAgents } from '../services/agents.service';
-import { buildContext } from '../services/context.service';
-import { checkDecisions, createDecision } from '../services/decisions.service';
-import { createEntity, linkEntity } from '../services/entities.service';
-import { adoptPattern, searchPatterns } from '../services/patterns.service';
-import { createSession, endSession } from '../services/sessions.service';
 import { listResponse, uuid } from '../validation/common.schemas';
 import { validate } from '../validation/validate';
 
@@ -140,7 +136,7 @@ export const TOOLS: ToolDef[] = [
     description: 'Start a working session for an agent; memories stored with its id belong to it.',
     scope: 'write',
     input: createSessionBody,
-    run: (ctx, auth, args) => createSession(ctx, auth, args as never),
+    run: (ctx, auth, args) => createSession(store(ctx), auth, args as never),
   },
   {
     name: 'session_end',
@@ -148,7 +144,7 @@ export const TOOLS: ToolDef[] = [
     description: 'End a session, optionally with a summary.',
     scope: 'write',
     input: withId(endSessionBody, 'session'),
-    run: (ctx, auth, args) => endSession(ctx, auth, args.id as string, bodyOf(endSessionBody, args)),
+    run: (ctx, auth, args) => endSession(store(ctx), auth, args.id as string, bodyOf(endSessionBody, args)),
   },
   {
     name: 'decision_record',
@@ -156,7 +152,7 @@ export const TOOLS: ToolDef[] = [
     description: 'Record a decision with its rationale and the alternatives considered.',
     scope: 'write',
     input: createDecisionBody,
-    run: (ctx, auth, args) => createDecision(ctx, auth, args as never),
+    run: (ctx, auth, args) => createDecision(store(ctx), auth, args as never),
   },
   {
     name: 'decision_check',
@@ -164,7 +160,7 @@ export const TOOLS: ToolDef[] = [
     description: 'Find earlier decisions similar to a proposal before deciding again.',
     scope: 'read',
     input: checkDecisionsBody,
-    run: (ctx, auth, args) => checkDecisions(ctx, auth, args as never),
+    run: (ctx, auth, args) => checkDecisions(store(ctx), auth, args as never),
   },
   {
     name: 'pattern_search',
@@ -172,7 +168,7 @@ export const TOOLS: ToolDef[] = [
     description: 'Find reusable patterns (approaches, snippets) relevant to a query.',
     scope: 'read',
     input: searchPatternsBody,
-    run: (ctx, auth, args) => searchPatterns(ctx, auth, args as never),
+    run: (ctx, auth, args) => searchPatterns(store(ctx), auth, args as never),
   },
   {
     name: 'pattern_adopt',
@@ -180,7 +176,7 @@ export const TOOLS: ToolDef[] = [
     description: 'Record that a project adopts a pattern.',
     scope: 'write',
     input: withId(adoptBody, 'pattern'),
-    run: (ctx, auth, args) => adoptPattern(ctx, auth, args.id as string, bodyOf<{ project: string }>(adoptBody, args).project),
+    run: (ctx, auth, args) => adoptPattern(store(ctx), auth, args.id as string, bodyOf<{ project: string }>(adoptBody, args).project),
   },
   {
     name: 'entity_create',
@@ -188,7 +184,7 @@ export const TOOLS: ToolDef[] = [
     description: 'Create a knowledge-graph entity (a person, technology, project, concept...).',
     scope: 'write',
     input: createEntityBody,
-    run: (ctx, auth, args) => createEntity(ctx, auth, args as never),
+    run: (ctx, auth, args) => createEntity(store(ctx), auth, args as never),
   },
   {
     name: 'entity_link',
@@ -196,7 +192,7 @@ export const TOOLS: ToolDef[] = [
     description: 'Link an entity to a memory with a relationship.',
     scope: 'write',
     input: linkBody,
-    run: (ctx, auth, args) => linkEntity(ctx, auth, args as never),
+    run: (ctx, auth, args) => linkEntity(store(ctx), auth, args as never),
   },
   {
     name: 'agent_list',
@@ -205,7 +201,7 @@ export const TOOLS: ToolDef[] = [
     scope: 'read',
     input: listAgentsQuery,
     run: async (ctx, auth, args) => {
-      const page = await listAgents(ctx, auth, args as never);
+      const page = await listAgents(store(ctx), auth, args as never);
       return listResponse(page, page.data, true);
     },
   },
@@ -216,6 +212,6 @@ export const TOOLS: ToolDef[] = [
     scope: 'read',
     // The rule GET /v1/agents/{id}/stats holds its path to: an id or any agent name.
     input: Joi.object({ id: agentNameOrId.required() }),
-    run: async (ctx, auth, args) => agentStats(ctx, auth, await agentIdFromPath(ctx, auth, args.id as string)),
+    run: async (ctx, auth, args) => agentStats(store(ctx), auth, await agentIdFromPath(store(ctx), auth, args.id as string)),
   },
 ];

@@ -1,7 +1,8 @@
 import type { RequestHandler } from 'express';
 import { ApiError } from '@ams/core';
+import { authenticateApiKey } from '@ams/accounts';
 import type { AppContext } from '../context';
-import { authenticateApiKey } from '../services/api-keys.service';
+import { keyCheckDeps } from '../domain-deps';
 
 function presentedKey(authorization: string | undefined, xApiKey: string | undefined): string | undefined {
   if (xApiKey) return xApiKey.trim();
@@ -20,7 +21,7 @@ export function identifyCaller(ctx: AppContext): RequestHandler {
       req.authFailure = 'missing';
       return next();
     }
-    const result = await authenticateApiKey(ctx, key, req.log);
+    const result = await authenticateApiKey(keyCheckDeps(ctx), key, req.log);
     if ('failure' in result) req.authFailure = result.failure;
     else {
       req.auth = result.auth;

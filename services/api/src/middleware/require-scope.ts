@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { ApiError } from '@ams/core';
-import { hasScope, Scope } from '../lib/scopes';
+import { hasScope, Scope } from '@ams/accounts';
 import { runAsRead } from './backpressure';
 
 /** A requireScope middleware carries its scope, so the OpenAPI generator can read it off the route. */

@@ -1,6 +1,6 @@
 import type { Express, RequestHandler } from 'express';
+import type { Scope } from '@ams/accounts';
 import { requireAuth } from '../middleware/authenticate';
-import type { Scope } from '../lib/scopes';
 
 /** One route of the app as Express holds it, in OpenAPI's terms. */
 export interface AppRoute {

@@ -1,5 +1,5 @@
 import { apiKeysRepository } from '@ams/db';
-import { hashApiKey } from '../../src/lib/api-key-tokens';
+import { hashApiKey } from '@ams/accounts';
 import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp } from '@ams/testing';
 
 describe('authentication', () => {

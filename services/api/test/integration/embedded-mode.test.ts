@@ -1,5 +1,5 @@
 import { createPgliteDatabase, migrateLatest, pendingMigrations } from '@ams/db';
-import { bootstrapAdminKey } from '../../src/services/accounts.service';
+import { bootstrapAdminKey } from '@ams/accounts';
 import { createIngestion } from '../../src/lib/ingestion';
 import { bearer, createTestApp, waitFor } from '@ams/testing';
 
@@ -13,9 +13,9 @@ describe('embedded mode (PGlite)', () => {
       expect(await pendingMigrations(db.knex)).toEqual([]);
       expect(t.ctx.config.mode).toBe('embedded');
 
-      const key = await bootstrapAdminKey(t.ctx);
+      const key = await bootstrapAdminKey({ db: t.ctx.db.knex });
       expect(key).toMatch(/^mem_/);
-      expect(await bootstrapAdminKey(t.ctx)).toBeUndefined(); // later starts print nothing
+      expect(await bootstrapAdminKey({ db: t.ctx.db.knex })).toBeUndefined(); // later starts print nothing
       expect((await t.request().get('/v1/api-keys').set(bearer(key!))).status).toBe(200);
 
       const health = await t.request().get('/v1/health');

@@ -1,8 +1,8 @@
 import Joi from 'joi';
 import type { Cursor } from '@ams/db';
+import type { CreateAgentInput, PatchAgentInput } from '@ams/accounts';
 import { MEMORY_TYPES } from '@ams/memories';
 import { metadata, nonBlank, pagination, ttlSeconds } from '../../validation/common.schemas';
-import type { CreateAgentInput, PatchAgentInput } from '../../services/agents.service';
 
 /**
  * An agent as a path segment or a tool argument names it: its id or its name (client-compat §2.9).

@@ -1,7 +1,8 @@
 import { Router } from 'express';
+import { createApiKey, listApiKeys, presentApiKey, revokeApiKey } from '@ams/accounts';
 import type { AppContext } from '../../context';
+import { store } from '../../domain-deps';
 import { requireScope } from '../../middleware/require-scope';
-import { createApiKey, listApiKeys, presentApiKey, revokeApiKey } from '../../services/api-keys.service';
 import { listResponse } from '../../validation/common.schemas';
 import { pathId } from '../../validation/path-params';
 import { validate } from '../../validation/validate';
@@ -14,7 +15,7 @@ export function apiKeysRouter(ctx: AppContext): Router {
 
   router.post('/v1/api-keys', async (req, res) => {
     const body = validate<CreateApiKeyBody>(createApiKeyBody, req.body);
-    const { row, key } = await createApiKey(ctx, req.auth!, {
+    const { row, key } = await createApiKey(store(ctx), req.auth!, {
       name: body.name,
       scopes: body.scopes,
       expiresAt: body.expires_at ?? null,
@@ -25,12 +26,12 @@ export function apiKeysRouter(ctx: AppContext): Router {
 
   router.get('/v1/api-keys', async (req, res) => {
     const query = validate<ListQuery>(listApiKeysQuery, req.query);
-    const page = await listApiKeys(ctx, req.auth!.accountId, query);
+    const page = await listApiKeys(store(ctx), req.auth!.accountId, query);
     res.json(listResponse(page, page.rows.map(presentApiKey)));
   });
 
   router.delete('/v1/api-keys/:id', async (req, res) => {
-    await revokeApiKey(ctx, req.auth!.accountId, pathId(req, 'API key'));
+    await revokeApiKey(store(ctx), req.auth!.accountId, pathId(req, 'API key'));
     res.status(204).end();
   });
   return router;

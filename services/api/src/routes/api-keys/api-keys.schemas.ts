@@ -1,7 +1,7 @@
 import Joi from 'joi';
-import { SCOPES, Scope } from '../../lib/scopes';
-import { isoDate, pagination, uuid } from '../../validation/common.schemas';
+import { SCOPES, Scope } from '@ams/accounts';
 import type { Cursor } from '@ams/db';
+import { isoDate, pagination, uuid } from '../../validation/common.schemas';
 
 export interface CreateApiKeyBody {
   name: string;

@@ -1,6 +1,7 @@
 import { Router, RequestHandler } from 'express';
+import { registerAccount } from '@ams/accounts';
 import type { AppContext } from '../../context';
-import { registerAccount } from '../../services/accounts.service';
+import { store } from '../../domain-deps';
 import { validate } from '../../validation/validate';
 import { registerBody, RegisterBody } from './auth.schemas';
 
@@ -8,7 +9,7 @@ export function authRouter(ctx: AppContext, before: RequestHandler[]): Router {
   const router = Router();
   router.post('/v1/auth/register', ...before, async (req, res) => {
     const body = validate<RegisterBody>(registerBody, req.body);
-    res.status(201).json(await registerAccount(ctx, body));
+    res.status(201).json(await registerAccount(store(ctx), body));
   });
   return router;
 }

@@ -1,16 +1,17 @@
 import { Router } from 'express';
 import { patchMemory } from '@ams/memories';
 import { ApiError, isUuid } from '@ams/core';
+import { agentIdFromPath } from '@ams/accounts';
+import { agentStats, deleteAgent, getAgent, patchAgent } from '@ams/accounts';
+import { checkDecisions } from '@ams/knowledge';
+import { linkEntity } from '@ams/entities';
+import { searchPatterns } from '@ams/knowledge';
+import { getProjectBySlug } from '@ams/knowledge';
+import { endSessionIdempotent } from '@ams/knowledge';
 import type { AppContext } from '../../context';
-import { memoryDeps, requestContext } from '../../memory-deps';
+import { store } from '../../domain-deps';
+import { memoryDeps, requestResources } from '../../memory-deps';
 import { requireScope } from '../../middleware/require-scope';
-import { agentIdFromPath } from '../../services/agent-path';
-import { agentStats, deleteAgent, getAgent, patchAgent } from '../../services/agents.service';
-import { checkDecisions } from '../../services/decisions.service';
-import { linkEntity } from '../../services/entities.service';
-import { searchPatterns } from '../../services/patterns.service';
-import { getProjectBySlug } from '../../services/projects.service';
-import { endSessionIdempotent } from '../../services/sessions.service';
 import { pathId, pathRef } from '../../validation/path-params';
 import { validate } from '../../validation/validate';
 import { agentNameOrId, patchAgentBody, PatchAgentBody } from '../agents/agents.schemas';
@@ -39,48 +40,48 @@ export function compatRouter(ctx: AppContext): Router {
   // Agents by name as well as id; PUT as PATCH.
   router.get('/v1/agents/:ref', requireScope('read'), async (req, res, next) => {
     if (isUuid(String(req.params.ref))) return next();
-    res.json(await getAgent(ctx, req.auth!, await agentIdFromPath(ctx, req.auth!, pathRef(req, agentNameOrId, 'Agent', 'ref'))));
+    res.json(await getAgent(store(ctx), req.auth!, await agentIdFromPath(store(ctx), req.auth!, pathRef(req, agentNameOrId, 'Agent', 'ref'))));
   });
   router.get('/v1/agents/:ref/stats', requireScope('read'), async (req, res, next) => {
     if (isUuid(String(req.params.ref))) return next();
-    res.json(await agentStats(ctx, req.auth!, await agentIdFromPath(ctx, req.auth!, pathRef(req, agentNameOrId, 'Agent', 'ref'))));
+    res.json(await agentStats(store(ctx), req.auth!, await agentIdFromPath(store(ctx), req.auth!, pathRef(req, agentNameOrId, 'Agent', 'ref'))));
   });
   router.put('/v1/agents/:ref', requireScope('write'), async (req, res) => {
-    const id = await agentIdFromPath(ctx, req.auth!, pathRef(req, agentNameOrId, 'Agent', 'ref'));
-    res.json(await patchAgent(ctx, req.auth!, id, validate<PatchAgentBody>(patchAgentBody, req.body)));
+    const id = await agentIdFromPath(store(ctx), req.auth!, pathRef(req, agentNameOrId, 'Agent', 'ref'));
+    res.json(await patchAgent(store(ctx), req.auth!, id, validate<PatchAgentBody>(patchAgentBody, req.body)));
   });
   router.patch('/v1/agents/:ref', requireScope('write'), async (req, res, next) => {
     if (isUuid(String(req.params.ref))) return next();
-    const id = await agentIdFromPath(ctx, req.auth!, pathRef(req, agentNameOrId, 'Agent', 'ref'));
-    res.json(await patchAgent(ctx, req.auth!, id, validate<PatchAgentBody>(patchAgentBody, req.body)));
+    const id = await agentIdFromPath(store(ctx), req.auth!, pathRef(req, agentNameOrId, 'Agent', 'ref'));
+    res.json(await patchAgent(store(ctx), req.auth!, id, validate<PatchAgentBody>(patchAgentBody, req.body)));
   });
   router.delete('/v1/agents/:ref', requireScope('delete'), async (req, res, next) => {
     if (isUuid(String(req.params.ref))) return next();
-    await deleteAgent(ctx, req.auth!, await agentIdFromPath(ctx, req.auth!, pathRef(req, agentNameOrId, 'Agent', 'ref')));
+    await deleteAgent(store(ctx), req.auth!, await agentIdFromPath(store(ctx), req.auth!, pathRef(req, agentNameOrId, 'Agent', 'ref')));
     res.status(204).end();
   });
 
   // PUT end is idempotent (the spec's POST keeps its 409 on an ended session).
   router.put('/v1/sessions/:id/end', requireScope('write'), async (req, res) => {
     const id = pathId(req, 'Session');
-    res.json(await endSessionIdempotent(ctx, req.auth!, id, validate<EndSessionBody>(endSessionBody, req.body)));
+    res.json(await endSessionIdempotent(store(ctx), req.auth!, id, validate<EndSessionBody>(endSessionBody, req.body)));
   });
 
   // GET forms of decision check and pattern search.
   router.get('/v1/decisions/check', requireScope('read'), async (req, res) => {
-    res.json(await checkDecisions(requestContext(ctx, req), req.auth!, validate<CheckDecisionsBody>(checkDecisionsQuery, req.query)));
+    res.json(await checkDecisions(requestResources(ctx, req), req.auth!, validate<CheckDecisionsBody>(checkDecisionsQuery, req.query)));
   });
   router.get('/v1/patterns/search', requireScope('read'), async (req, res) => {
-    res.json(await searchPatterns(requestContext(ctx, req), req.auth!, validate<SearchPatternsBody>(searchPatternsQuery, req.query)));
+    res.json(await searchPatterns(requestResources(ctx, req), req.auth!, validate<SearchPatternsBody>(searchPatternsQuery, req.query)));
   });
 
   // The entity-link paths.
   router.post('/v1/entities/links', requireScope('write'), async (req, res) => {
-    res.status(201).json(await linkEntity(ctx, req.auth!, validate<LinkBody>(linkBody, req.body)));
+    res.status(201).json(await linkEntity(store(ctx), req.auth!, validate<LinkBody>(linkBody, req.body)));
   });
   router.post('/v1/entities/:id/link', requireScope('write'), async (req, res) => {
     const entityId = pathId(req, 'Entity');
-    res.status(201).json(await linkEntity(ctx, req.auth!, validate<LinkBody>(linkBody, { ...req.body, entity_id: entityId })));
+    res.status(201).json(await linkEntity(store(ctx), req.auth!, validate<LinkBody>(linkBody, { ...req.body, entity_id: entityId })));
   });
 
   // A project by slug as well as by id.
@@ -88,7 +89,7 @@ export function compatRouter(ctx: AppContext): Router {
     const ref = String(req.params.ref);
     if (isUuid(ref)) return next();
     if (!SLUG.test(ref)) throw ApiError.notFound('Project');
-    res.json(await getProjectBySlug(ctx, req.auth!, ref));
+    res.json(await getProjectBySlug(store(ctx), req.auth!, ref));
   });
   return router;
 }

@@ -1,8 +1,8 @@
 import { Router } from 'express';
+import { buildContext } from '@ams/knowledge';
 import type { AppContext } from '../../context';
 import { requestResources } from '../../memory-deps';
 import { requireScope } from '../../middleware/require-scope';
-import { buildContext } from '../../services/context.service';
 import { validate } from '../../validation/validate';
 import { buildContextBody, BuildContextBody } from './context.schemas';
 

@@ -1,8 +1,8 @@
 import Joi from 'joi';
 import { SEARCH_MODES } from '@ams/memories';
+import type { BuildContextInput } from '@ams/knowledge';
 import { nonBlank, unitInterval, uuid } from '../../validation/common.schemas';
 import { agentRef, timeAwareSearchFields } from '../memories/memories.schemas';
-import type { BuildContextInput } from '../../services/context.service';
 
 export const CONTEXT_LIMIT_MAX = 50;
 

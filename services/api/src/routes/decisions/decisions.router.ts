@@ -1,7 +1,4 @@
 import { Router } from 'express';
-import type { AppContext } from '../../context';
-import { requestContext } from '../../memory-deps';
-import { requireScope } from '../../middleware/require-scope';
 import {
   checkDecisions,
   createDecision,
@@ -10,7 +7,11 @@ import {
   listDecisions,
   patchDecision,
   supersedeDecision,
-} from '../../services/decisions.service';
+} from '@ams/knowledge';
+import type { AppContext } from '../../context';
+import { store } from '../../domain-deps';
+import { requestResources } from '../../memory-deps';
+import { requireScope } from '../../middleware/require-scope';
 import { listResponse } from '../../validation/common.schemas';
 import { pathId } from '../../validation/path-params';
 import { validate } from '../../validation/validate';
@@ -31,35 +32,35 @@ export function decisionsRouter(ctx: AppContext): Router {
   const router = Router();
 
   router.post('/v1/decisions', requireScope('write'), async (req, res) => {
-    res.status(201).json(await createDecision(ctx, req.auth!, validate<CreateDecisionBody>(createDecisionBody, req.body)));
+    res.status(201).json(await createDecision(store(ctx), req.auth!, validate<CreateDecisionBody>(createDecisionBody, req.body)));
   });
 
   router.post('/v1/decisions/check', requireScope('read'), async (req, res) => {
-    res.json(await checkDecisions(requestContext(ctx, req), req.auth!, validate<CheckDecisionsBody>(checkDecisionsBody, req.body)));
+    res.json(await checkDecisions(requestResources(ctx, req), req.auth!, validate<CheckDecisionsBody>(checkDecisionsBody, req.body)));
   });
 
   router.get('/v1/decisions', requireScope('read'), async (req, res) => {
-    const page = await listDecisions(requestContext(ctx, req), req.auth!, validate<ListDecisionsQuery>(listDecisionsQuery, req.query));
+    const page = await listDecisions(requestResources(ctx, req), req.auth!, validate<ListDecisionsQuery>(listDecisionsQuery, req.query));
     res.json(listResponse(page, page.data));
   });
 
   router.get('/v1/decisions/:id', requireScope('read'), async (req, res) => {
-    res.json(await getDecision(requestContext(ctx, req), req.auth!, pathId(req, 'Decision')));
+    res.json(await getDecision(requestResources(ctx, req), req.auth!, pathId(req, 'Decision')));
   });
 
   router.patch('/v1/decisions/:id', requireScope('write'), async (req, res) => {
     const id = pathId(req, 'Decision');
-    res.json(await patchDecision(ctx, req.auth!, id, validate<PatchDecisionBody>(patchDecisionBody, req.body)));
+    res.json(await patchDecision(store(ctx), req.auth!, id, validate<PatchDecisionBody>(patchDecisionBody, req.body)));
   });
 
   router.delete('/v1/decisions/:id', requireScope('delete'), async (req, res) => {
-    await deleteDecision(ctx, req.auth!, pathId(req, 'Decision'));
+    await deleteDecision(store(ctx), req.auth!, pathId(req, 'Decision'));
     res.status(204).end();
   });
 
   router.post('/v1/decisions/:id/supersede', requireScope('write'), async (req, res) => {
     const id = pathId(req, 'Decision');
-    res.status(201).json(await supersedeDecision(ctx, req.auth!, id, validate<SupersedeBody>(supersedeBody, req.body)));
+    res.status(201).json(await supersedeDecision(store(ctx), req.auth!, id, validate<SupersedeBody>(supersedeBody, req.body)));
   });
   return router;
 }

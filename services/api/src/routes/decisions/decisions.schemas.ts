@@ -1,9 +1,9 @@
 import Joi from 'joi';
 import type { Cursor, DecisionStatus } from '@ams/db';
+import type { CreateDecisionInput, PatchDecisionInput, SupersedeInput } from '@ams/knowledge';
 import { metadata, nonBlank, pagination, tags, uuid } from '../../validation/common.schemas';
 import { agentRef } from '../memories/memories.schemas';
 import { slug } from '../projects/projects.schemas';
-import type { CreateDecisionInput, PatchDecisionInput, SupersedeInput } from '../../services/decisions.service';
 
 export const DECISION_STATUSES = ['active', 'superseded', 'reverted', 'experimental'] as const;
 

@@ -1,8 +1,8 @@
 import Joi from 'joi';
 import type { Cursor } from '@ams/db';
 import { ENTITY_TYPES, normalizeEntityType } from '@ams/text';
+import type { CreateEntityInput, PatchEntityInput, LinkInput } from '@ams/entities';
 import { metadata, nonBlank, pagination, unitInterval, uuid } from '../../validation/common.schemas';
-import type { CreateEntityInput, PatchEntityInput, LinkInput } from '../../services/entities.service';
 
 /** One of the twelve types, case-insensitive; `place` is accepted for `location`. */
 const entityType = Joi.string()

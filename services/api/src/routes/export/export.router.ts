@@ -1,9 +1,8 @@
 import { Router, Response } from 'express';
+import { exportRecords, markdownHeader, markdownMemory } from '@ams/portability';
 import type { AppContext } from '../../context';
-import { requestContext } from '../../memory-deps';
+import { requestResources } from '../../memory-deps';
 import { requireScope } from '../../middleware/require-scope';
-import { exportRecords } from '../../services/export/export.service';
-import { markdownHeader, markdownMemory } from '../../services/export/markdown';
 import { validate } from '../../validation/validate';
 import { ExportQuery, exportQuery } from './export.schemas';
 
@@ -30,7 +29,7 @@ export function exportRouter(ctx: AppContext): Router {
   router.get('/v1/export', requireScope('admin'), async (req, res) => {
     const q = validate<ExportQuery>(exportQuery, req.query);
     const markdown = q.format === 'markdown';
-    const records = exportRecords(requestContext(ctx, req), req.auth!, q, markdown ? ['memory'] : undefined);
+    const records = exportRecords(requestResources(ctx, req), req.auth!, q, markdown ? ['memory'] : undefined);
     // The first record (the header) resolves the filters: a failure there still gets the error envelope.
     const first = await records.next();
     const stamp = new Date().toISOString().slice(0, 10);

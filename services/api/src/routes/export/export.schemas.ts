@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import type { ExportInput } from '../../services/export/export.service';
+import type { ExportInput } from '@ams/portability';
 import { isoDate } from '../../validation/common.schemas';
 
 export type ExportQuery = ExportInput;

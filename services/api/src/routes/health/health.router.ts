@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { AppContext } from '../../context';
-import { checkHealth } from '../../services/health.service';
+import { checkHealth } from '../../lib/health';
 
 /** No authentication. 503 only when the database is down: without Redis the API still serves. */
 export function healthRouter(ctx: AppContext): Router {

@@ -1,7 +1,7 @@
 import { Router } from 'express';
+import { presentImportJob } from '@ams/portability';
 import type { AppContext } from '../../context';
 import { requireScope } from '../../middleware/require-scope';
-import { presentImportJob } from '../../services/import/import-jobs';
 import { pathId } from '../../validation/path-params';
 import { validate } from '../../validation/validate';
 import { ImportQuery, importQuery } from './import.schemas';

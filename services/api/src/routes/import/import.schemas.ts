@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import type { ImportOptions } from '../../services/import/import-port';
+import type { ImportOptions } from '@ams/portability';
 
 export type ImportQuery = ImportOptions;
 

@@ -1,9 +1,10 @@
 import { Router } from 'express';
 import { createMemoryAsync, memoryStatus, retryEmbedding } from '@ams/memories';
+import { assertWebhookTarget } from '@ams/webhooks';
 import type { AppContext } from '../../context';
+import { webhookDeps } from '../../domain-deps';
 import { memoryDeps } from '../../memory-deps';
 import { requireScope } from '../../middleware/require-scope';
-import { assertWebhookTarget } from '../../services/webhook-target';
 import { pathId } from '../../validation/path-params';
 import { validate } from '../../validation/validate';
 import { createMemoryV2Body, CreateMemoryV2Body } from './memories.schemas';
@@ -13,7 +14,7 @@ export function memoriesV2Router(ctx: AppContext): Router {
 
   router.post('/v2/memories', requireScope('write'), async (req, res) => {
     const body = validate<CreateMemoryV2Body>(createMemoryV2Body, req.body);
-    if (body.webhook_url !== undefined) assertWebhookTarget(ctx, 'webhook_url', body.webhook_url);
+    if (body.webhook_url !== undefined) assertWebhookTarget(webhookDeps(ctx), 'webhook_url', body.webhook_url);
     res.status(202).json(await createMemoryAsync(memoryDeps(ctx, req), req.auth!, body));
   });
 

@@ -1,7 +1,8 @@
 import { Router } from 'express';
+import { assertOperator } from '@ams/accounts';
 import type { AppContext } from '../../context';
+import { store } from '../../domain-deps';
 import { requireScope } from '../../middleware/require-scope';
-import { assertOperator } from '../../services/accounts.service';
 
 /**
  * Prometheus text of this API process (ctx.metrics: requests, searches, the embedding queue, the
@@ -13,7 +14,7 @@ import { assertOperator } from '../../services/accounts.service';
 export function metricsRouter(ctx: AppContext): Router {
   const router = Router();
   router.get('/metrics', requireScope('admin'), async (req, res) => {
-    await assertOperator(ctx, req.auth!, "Metrics count every account's requests: only the operator's account (the first one, whose key the first start printed) may read them");
+    await assertOperator(store(ctx), req.auth!, "Metrics count every account's requests: only the operator's account (the first one, whose key the first start printed) may read them");
     const { registry } = ctx.metrics!;
     res.type(registry.contentType).send(await registry.metrics());
   });

@@ -1,7 +1,8 @@
 import { Router } from 'express';
+import { suggestPatterns } from '@ams/knowledge';
 import type { AppContext } from '../../context';
+import { store } from '../../domain-deps';
 import { requireScope } from '../../middleware/require-scope';
-import { suggestPatterns } from '../../services/pattern-suggestions.service';
 import { validate } from '../../validation/validate';
 import { suggestPatternsQuery, SuggestPatternsQuery } from './pattern-suggestions.schemas';
 
@@ -9,7 +10,7 @@ import { suggestPatternsQuery, SuggestPatternsQuery } from './pattern-suggestion
 export function patternSuggestionsRouter(ctx: AppContext): Router {
   const router = Router();
   router.get('/v1/patterns/suggest', requireScope('read'), async (req, res) => {
-    res.json(await suggestPatterns(ctx, req.auth!, validate<SuggestPatternsQuery>(suggestPatternsQuery, req.query)));
+    res.json(await suggestPatterns(store(ctx), req.auth!, validate<SuggestPatternsQuery>(suggestPatternsQuery, req.query)));
   });
   return router;
 }

@@ -1,7 +1,4 @@
 import { Router } from 'express';
-import type { AppContext } from '../../context';
-import { requestContext } from '../../memory-deps';
-import { requireScope } from '../../middleware/require-scope';
 import {
   adoptPattern,
   createPattern,
@@ -11,7 +8,11 @@ import {
   patchPattern,
   searchPatterns,
   unadoptPattern,
-} from '../../services/patterns.service';
+} from '@ams/knowledge';
+import type { AppContext } from '../../context';
+import { store } from '../../domain-deps';
+import { requestResources } from '../../memory-deps';
+import { requireScope } from '../../middleware/require-scope';
 import { listResponse } from '../../validation/common.schemas';
 import { pathId } from '../../validation/path-params';
 import { validate } from '../../validation/validate';
@@ -32,41 +33,41 @@ export function patternsRouter(ctx: AppContext): Router {
   const router = Router();
 
   router.post('/v1/patterns', requireScope('write'), async (req, res) => {
-    res.status(201).json(await createPattern(ctx, req.auth!, validate<CreatePatternBody>(createPatternBody, req.body)));
+    res.status(201).json(await createPattern(store(ctx), req.auth!, validate<CreatePatternBody>(createPatternBody, req.body)));
   });
 
   router.post('/v1/patterns/search', requireScope('read'), async (req, res) => {
-    res.json(await searchPatterns(requestContext(ctx, req), req.auth!, validate<SearchPatternsBody>(searchPatternsBody, req.body)));
+    res.json(await searchPatterns(requestResources(ctx, req), req.auth!, validate<SearchPatternsBody>(searchPatternsBody, req.body)));
   });
 
   router.get('/v1/patterns', requireScope('read'), async (req, res) => {
-    const page = await listPatterns(requestContext(ctx, req), req.auth!, validate<ListPatternsQuery>(listPatternsQuery, req.query));
+    const page = await listPatterns(requestResources(ctx, req), req.auth!, validate<ListPatternsQuery>(listPatternsQuery, req.query));
     res.json(listResponse(page, page.data));
   });
 
   router.get('/v1/patterns/:id', requireScope('read'), async (req, res) => {
-    res.json(await getPattern(requestContext(ctx, req), req.auth!, pathId(req, 'Pattern')));
+    res.json(await getPattern(requestResources(ctx, req), req.auth!, pathId(req, 'Pattern')));
   });
 
   router.patch('/v1/patterns/:id', requireScope('write'), async (req, res) => {
     const id = pathId(req, 'Pattern');
-    res.json(await patchPattern(ctx, req.auth!, id, validate<PatchPatternBody>(patchPatternBody, req.body)));
+    res.json(await patchPattern(store(ctx), req.auth!, id, validate<PatchPatternBody>(patchPatternBody, req.body)));
   });
 
   router.delete('/v1/patterns/:id', requireScope('delete'), async (req, res) => {
-    await deletePattern(ctx, req.auth!, pathId(req, 'Pattern'));
+    await deletePattern(store(ctx), req.auth!, pathId(req, 'Pattern'));
     res.status(204).end();
   });
 
   router.post('/v1/patterns/:id/adopt', requireScope('write'), async (req, res) => {
     const id = pathId(req, 'Pattern');
-    res.json(await adoptPattern(ctx, req.auth!, id, validate<{ project: string }>(adoptBody, req.body).project));
+    res.json(await adoptPattern(store(ctx), req.auth!, id, validate<{ project: string }>(adoptBody, req.body).project));
   });
 
   // Un-adopting changes data: write scope, like adopting (docs/api.md, "Authentication and scopes").
   router.delete('/v1/patterns/:id/adopt', requireScope('write'), async (req, res) => {
     const id = pathId(req, 'Pattern');
-    await unadoptPattern(ctx, req.auth!, id, validate<{ project: string }>(unadoptQuery, req.query).project);
+    await unadoptPattern(store(ctx), req.auth!, id, validate<{ project: string }>(unadoptQuery, req.query).project);
     res.status(204).end();
   });
   return router;

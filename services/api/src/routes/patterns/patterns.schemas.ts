@@ -1,8 +1,8 @@
 import Joi from 'joi';
 import type { Cursor } from '@ams/db';
+import type { CreatePatternInput, PatchPatternInput } from '@ams/knowledge';
 import { metadata, nonBlank, pagination, tags } from '../../validation/common.schemas';
 import { slug } from '../projects/projects.schemas';
-import type { CreatePatternInput, PatchPatternInput } from '../../services/patterns.service';
 
 const SCOPES = ['global', 'project'] as const;
 

@@ -1,7 +1,5 @@
 import { Router } from 'express';
 import { ApiError } from '@ams/core';
-import type { AppContext } from '../../context';
-import { requireScope } from '../../middleware/require-scope';
 import {
   addRelationship,
   impactAnalysis,
@@ -9,7 +7,10 @@ import {
   projectDependents,
   relatedProjects,
   sharedPatterns,
-} from '../../services/project-relationships.service';
+} from '@ams/knowledge';
+import type { AppContext } from '../../context';
+import { store } from '../../domain-deps';
+import { requireScope } from '../../middleware/require-scope';
 import { validate } from '../../validation/validate';
 import { SLUG } from '../projects/projects.schemas';
 import {
@@ -35,30 +36,30 @@ export function projectRelationshipsRouter(ctx: AppContext): Router {
   const router = Router();
 
   router.get('/v1/projects/shared-patterns', requireScope('read'), async (req, res) => {
-    res.json(await sharedPatterns(ctx, req.auth!, validate<{ a: string; b: string }>(sharedPatternsQuery, req.query)));
+    res.json(await sharedPatterns(store(ctx), req.auth!, validate<{ a: string; b: string }>(sharedPatternsQuery, req.query)));
   });
 
   // An analysis changes nothing: read scope, like search.
   router.post('/v1/projects/impact-analysis', requireScope('read'), async (req, res) => {
-    res.json(await impactAnalysis(ctx, req.auth!, validate<ImpactAnalysisBody>(impactAnalysisBody, req.body)));
+    res.json(await impactAnalysis(store(ctx), req.auth!, validate<ImpactAnalysisBody>(impactAnalysisBody, req.body)));
   });
 
   router.post('/v1/projects/:slug/relationships', requireScope('write'), async (req, res) => {
     const slug = pathSlug(req.params.slug);
-    const { created, relationship } = await addRelationship(ctx, req.auth!, slug, validate<RelationshipBody>(relationshipBody, req.body));
+    const { created, relationship } = await addRelationship(store(ctx), req.auth!, slug, validate<RelationshipBody>(relationshipBody, req.body));
     res.status(created ? 201 : 200).json(relationship);
   });
 
   router.get('/v1/projects/:slug/dependencies', requireScope('read'), async (req, res) => {
-    res.json(await projectDependencies(ctx, req.auth!, pathSlug(req.params.slug)));
+    res.json(await projectDependencies(store(ctx), req.auth!, pathSlug(req.params.slug)));
   });
 
   router.get('/v1/projects/:slug/dependents', requireScope('read'), async (req, res) => {
-    res.json(await projectDependents(ctx, req.auth!, pathSlug(req.params.slug)));
+    res.json(await projectDependents(store(ctx), req.auth!, pathSlug(req.params.slug)));
   });
 
   router.get('/v1/projects/:slug/related', requireScope('read'), async (req, res) => {
-    res.json(await relatedProjects(ctx, req.auth!, pathSlug(req.params.slug)));
+    res.json(await relatedProjects(store(ctx), req.auth!, pathSlug(req.params.slug)));
   });
   return router;
 }

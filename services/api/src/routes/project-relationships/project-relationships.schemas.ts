@@ -1,12 +1,9 @@
 import Joi from 'joi';
+import type { ImpactAnalysisBody, RelationshipBody } from '@ams/knowledge';
 import { metadata, nonBlank } from '../../validation/common.schemas';
 import { slug } from '../projects/projects.schemas';
 
-export interface RelationshipBody {
-  target_project: string;
-  relationship_type: string;
-  metadata: Record<string, unknown>;
-}
+export type { ImpactAnalysisBody, RelationshipBody };
 
 /** relationship_type is free text (depends_on, api_consumer, shares_schema, forked_from, ...). */
 export const relationshipBody = Joi.object<RelationshipBody>({
@@ -20,11 +17,6 @@ export const relationshipBody = Joi.object<RelationshipBody>({
     .messages({ 'string.pattern.base': '{{#label}} must be letters, digits, and _ : . -' }),
   metadata: metadata.default({}),
 });
-
-export interface ImpactAnalysisBody {
-  project: string;
-  change_description: string;
-}
 
 export const impactAnalysisBody = Joi.object<ImpactAnalysisBody>({
   project: slug.min(1).required(),

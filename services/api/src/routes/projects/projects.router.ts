@@ -1,8 +1,9 @@
 import { Router } from 'express';
 import { ApiError } from '@ams/core';
+import { createProject, deleteProject, getProject, listProjects, patchProject, projectContext } from '@ams/knowledge';
 import type { AppContext } from '../../context';
+import { store } from '../../domain-deps';
 import { requireScope } from '../../middleware/require-scope';
-import { createProject, deleteProject, getProject, listProjects, patchProject, projectContext } from '../../services/projects.service';
 import { listResponse } from '../../validation/common.schemas';
 import { pathId } from '../../validation/path-params';
 import { validate } from '../../validation/validate';
@@ -12,11 +13,11 @@ export function projectsRouter(ctx: AppContext): Router {
   const router = Router();
 
   router.post('/v1/projects', requireScope('write'), async (req, res) => {
-    res.status(201).json(await createProject(ctx, req.auth!, validate<CreateProjectBody>(createProjectBody, req.body)));
+    res.status(201).json(await createProject(store(ctx), req.auth!, validate<CreateProjectBody>(createProjectBody, req.body)));
   });
 
   router.get('/v1/projects', requireScope('read'), async (req, res) => {
-    const page = await listProjects(ctx, req.auth!, validate<ListProjectsQuery>(listProjectsQuery, req.query));
+    const page = await listProjects(store(ctx), req.auth!, validate<ListProjectsQuery>(listProjectsQuery, req.query));
     res.json(listResponse(page, page.data));
   });
 
@@ -24,20 +25,20 @@ export function projectsRouter(ctx: AppContext): Router {
   router.get('/v1/projects/:slug/context', requireScope('read'), async (req, res) => {
     const slug = String(req.params.slug);
     if (!SLUG.test(slug)) throw ApiError.notFound('Project');
-    res.json(await projectContext(ctx, req.auth!, slug));
+    res.json(await projectContext(store(ctx), req.auth!, slug));
   });
 
   router.get('/v1/projects/:id', requireScope('read'), async (req, res) => {
-    res.json(await getProject(ctx, req.auth!, pathId(req, 'Project')));
+    res.json(await getProject(store(ctx), req.auth!, pathId(req, 'Project')));
   });
 
   router.patch('/v1/projects/:id', requireScope('write'), async (req, res) => {
     const id = pathId(req, 'Project');
-    res.json(await patchProject(ctx, req.auth!, id, validate<PatchProjectBody>(patchProjectBody, req.body)));
+    res.json(await patchProject(store(ctx), req.auth!, id, validate<PatchProjectBody>(patchProjectBody, req.body)));
   });
 
   router.delete('/v1/projects/:id', requireScope('delete'), async (req, res) => {
-    await deleteProject(ctx, req.auth!, pathId(req, 'Project'));
+    await deleteProject(store(ctx), req.auth!, pathId(req, 'Project'));
     res.status(204).end();
   });
   return router;

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { Cursor } from '@ams/db';
+import type { CreateProjectInput, PatchProjectInput } from '@ams/knowledge';
 import { metadata, nonBlank, pagination } from '../../validation/common.schemas';
-import type { CreateProjectInput, PatchProjectInput } from '../../services/projects.service';
 
 export const SLUG = /^[a-z0-9-]{1,100}$/;
 

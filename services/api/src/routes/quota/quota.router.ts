@@ -1,7 +1,8 @@
 import { Router } from 'express';
+import { quota, RateWindow } from '@ams/accounts';
 import type { AppContext } from '../../context';
+import { store } from '../../domain-deps';
 import { requireScope } from '../../middleware/require-scope';
-import { quota, RateWindow } from '../../services/quota.service';
 
 export function quotaRouter(ctx: AppContext): Router {
   const router = Router();
@@ -9,7 +10,7 @@ export function quotaRouter(ctx: AppContext): Router {
     // Set by express-rate-limit, which runs before every route.
     const info = (req as unknown as { rateLimit?: RateWindow }).rateLimit;
     const window = { limit: info?.limit ?? ctx.config.rateLimit.perMinute, used: info?.used ?? 0, resetTime: info?.resetTime };
-    res.json(await quota(ctx, req.auth!, window));
+    res.json(await quota(store(ctx), req.auth!, window));
   });
   return router;
 }

@@ -1,7 +1,8 @@
 import { Router } from 'express';
+import { reembedStatus, startReembed } from '@ams/vectors';
 import type { AppContext } from '../../context';
+import { reembedDeps, store } from '../../domain-deps';
 import { requireScope } from '../../middleware/require-scope';
-import { reembedStatus, startReembed } from '../../services/reembed.service';
 import { validate } from '../../validation/validate';
 import { StartReembedBody, startReembedBody } from './reembed.schemas';
 
@@ -11,10 +12,10 @@ export function reembedRouter(ctx: AppContext): Router {
   router.use('/v1/admin/reembed', requireScope('admin'));
   router.post('/v1/admin/reembed', async (req, res) => {
     const body = validate<StartReembedBody>(startReembedBody, req.body ?? {});
-    res.status(202).json(await startReembed(ctx, req.auth!, body.model));
+    res.status(202).json(await startReembed(reembedDeps(ctx), req.auth!, body.model));
   });
   router.get('/v1/admin/reembed', async (_req, res) => {
-    res.json(await reembedStatus(ctx));
+    res.json(await reembedStatus(store(ctx)));
   });
   return router;
 }

@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import type { AppContext } from '../../context';
 import { requireScope } from '../../middleware/require-scope';
-import { getRetieringSettings, listTierMoves, runRetieringNow, saveRetieringSettings } from '../../services/retiering.service';
+import { getRetieringSettings, listTierMoves, runRetieringNow, saveRetieringSettings } from '@ams/memories';
+import { retieringDeps } from '../../domain-deps';
 import { listResponse } from '../../validation/common.schemas';
 import { validate } from '../../validation/validate';
 import { RetieringSettingsBody, retieringSettingsBody, TierMovesQuery, tierMovesQuery } from './retiering.schemas';
@@ -10,16 +11,16 @@ import { RetieringSettingsBody, retieringSettingsBody, TierMovesQuery, tierMoves
 export function retieringRouter(ctx: AppContext): Router {
   const router = Router();
   router.get('/v1/retiering', requireScope('read'), async (req, res) => {
-    res.json(await getRetieringSettings(ctx, req.auth!));
+    res.json(await getRetieringSettings(retieringDeps(ctx), req.auth!.accountId));
   });
   router.patch('/v1/retiering', requireScope('admin'), async (req, res) => {
-    res.json(await saveRetieringSettings(ctx, req.auth!, validate<RetieringSettingsBody>(retieringSettingsBody, req.body)));
+    res.json(await saveRetieringSettings(retieringDeps(ctx), req.auth!.accountId, validate<RetieringSettingsBody>(retieringSettingsBody, req.body)));
   });
   router.post('/v1/retiering/run', requireScope('admin'), async (req, res) => {
-    res.json(await runRetieringNow(ctx, req.auth!));
+    res.json(await runRetieringNow(retieringDeps(ctx), req.auth!.accountId));
   });
   router.get('/v1/retiering/moves', requireScope('read'), async (req, res) => {
-    const page = await listTierMoves(ctx, req.auth!, validate<TierMovesQuery>(tierMovesQuery, req.query));
+    const page = await listTierMoves(retieringDeps(ctx), req.auth!.accountId, validate<TierMovesQuery>(tierMovesQuery, req.query));
     res.json(listResponse(page, page.data, true));
   });
   return router;

@@ -1,7 +1,4 @@
 import { Router } from 'express';
-import type { AppContext } from '../../context';
-import { requestContext } from '../../memory-deps';
-import { requireScope } from '../../middleware/require-scope';
 import {
   createSession,
   deleteSession,
@@ -10,7 +7,11 @@ import {
   getSession,
   listSessions,
   summarizeSession,
-} from '../../services/sessions.service';
+} from '@ams/knowledge';
+import type { AppContext } from '../../context';
+import { store } from '../../domain-deps';
+import { requestResources } from '../../memory-deps';
+import { requireScope } from '../../middleware/require-scope';
 import { listResponse } from '../../validation/common.schemas';
 import { pathId } from '../../validation/path-params';
 import { validate } from '../../validation/validate';
@@ -30,38 +31,38 @@ export function sessionsRouter(ctx: AppContext): Router {
   const router = Router();
 
   router.post('/v1/sessions', requireScope('write'), async (req, res) => {
-    res.status(201).json(await createSession(ctx, req.auth!, validate<CreateSessionBody>(createSessionBody, req.body)));
+    res.status(201).json(await createSession(store(ctx), req.auth!, validate<CreateSessionBody>(createSessionBody, req.body)));
   });
 
   router.post('/v1/sessions/get-or-create', requireScope('write'), async (req, res) => {
     const body = validate<CreateSessionBody & { external_id: string }>(getOrCreateSessionBody, req.body);
-    res.json(await getOrCreateSession(ctx, req.auth!, body));
+    res.json(await getOrCreateSession(store(ctx), req.auth!, body));
   });
 
   router.get('/v1/sessions', requireScope('read'), async (req, res) => {
-    const page = await listSessions(requestContext(ctx, req), req.auth!, validate<ListSessionsQuery>(listSessionsQuery, req.query));
+    const page = await listSessions(requestResources(ctx, req), req.auth!, validate<ListSessionsQuery>(listSessionsQuery, req.query));
     res.json(listResponse(page, page.data));
   });
 
   router.get('/v1/sessions/:id', requireScope('read'), async (req, res) => {
     const id = pathId(req, 'Session');
     const { include_memories } = validate<{ include_memories: boolean }>(getSessionQuery, req.query);
-    res.json(await getSession(requestContext(ctx, req), req.auth!, id, include_memories));
+    res.json(await getSession(requestResources(ctx, req), req.auth!, id, include_memories));
   });
 
   router.post('/v1/sessions/:id/end', requireScope('write'), async (req, res) => {
     const id = pathId(req, 'Session');
-    res.json(await endSession(ctx, req.auth!, id, validate<EndSessionBody>(endSessionBody, req.body)));
+    res.json(await endSession(store(ctx), req.auth!, id, validate<EndSessionBody>(endSessionBody, req.body)));
   });
 
   router.post('/v1/sessions/:id/summarize', requireScope('write'), async (req, res) => {
-    res.json(await summarizeSession(ctx, req.auth!, pathId(req, 'Session')));
+    res.json(await summarizeSession(store(ctx), req.auth!, pathId(req, 'Session')));
   });
 
   router.delete('/v1/sessions/:id', requireScope('delete'), async (req, res) => {
     const id = pathId(req, 'Session');
     const { cascade_memories } = validate<{ cascade_memories: boolean }>(deleteSessionQuery, req.query);
-    res.json(await deleteSession(ctx, req.auth!, id, cascade_memories));
+    res.json(await deleteSession(store(ctx), req.auth!, id, cascade_memories));
   });
   return router;
 }

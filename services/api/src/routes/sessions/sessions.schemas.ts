@@ -1,8 +1,8 @@
 import Joi from 'joi';
 import type { Cursor } from '@ams/db';
+import type { CreateSessionInput, EndSessionInput } from '@ams/knowledge';
 import { metadata, pagination } from '../../validation/common.schemas';
 import { agentRef } from '../memories/memories.schemas';
-import type { CreateSessionInput, EndSessionInput } from '../../services/sessions.service';
 
 export type CreateSessionBody = CreateSessionInput;
 

@@ -1,6 +1,4 @@
 import { Router } from 'express';
-import type { AppContext } from '../../context';
-import { requireScope } from '../../middleware/require-scope';
 import {
   createWebhook,
   deleteWebhook,
@@ -9,7 +7,10 @@ import {
   listWebhooks,
   patchWebhook,
   retryDelivery,
-} from '../../services/webhooks.service';
+} from '@ams/webhooks';
+import type { AppContext } from '../../context';
+import { webhookDeps } from '../../domain-deps';
+import { requireScope } from '../../middleware/require-scope';
 import { listResponse } from '../../validation/common.schemas';
 import { pathId } from '../../validation/path-params';
 import { validate } from '../../validation/validate';
@@ -21,36 +22,36 @@ export function webhooksRouter(ctx: AppContext): Router {
   router.use('/v1/webhooks', requireScope('admin'));
 
   router.post('/v1/webhooks', async (req, res) => {
-    res.status(201).json(await createWebhook(ctx, req.auth!, validate<WebhookBody>(createWebhookBody, req.body)));
+    res.status(201).json(await createWebhook(webhookDeps(ctx), req.auth!, validate<WebhookBody>(createWebhookBody, req.body)));
   });
 
   router.get('/v1/webhooks', async (req, res) => {
-    res.json(await listWebhooks(ctx, req.auth!));
+    res.json(await listWebhooks(webhookDeps(ctx), req.auth!));
   });
 
   router.get('/v1/webhooks/:id', async (req, res) => {
-    res.json(await getWebhook(ctx, req.auth!, pathId(req, 'Webhook')));
+    res.json(await getWebhook(webhookDeps(ctx), req.auth!, pathId(req, 'Webhook')));
   });
 
   router.patch('/v1/webhooks/:id', async (req, res) => {
     const id = pathId(req, 'Webhook');
-    res.json(await patchWebhook(ctx, req.auth!, id, validate<Partial<WebhookBody>>(patchWebhookBody, req.body)));
+    res.json(await patchWebhook(webhookDeps(ctx), req.auth!, id, validate<Partial<WebhookBody>>(patchWebhookBody, req.body)));
   });
 
   router.delete('/v1/webhooks/:id', async (req, res) => {
-    await deleteWebhook(ctx, req.auth!, pathId(req, 'Webhook'));
+    await deleteWebhook(webhookDeps(ctx), req.auth!, pathId(req, 'Webhook'));
     res.status(204).end();
   });
 
   router.get('/v1/webhooks/:id/deliveries', async (req, res) => {
     const id = pathId(req, 'Webhook');
-    const page = await listDeliveries(ctx, req.auth!, id, validate<{ limit: number; offset: number }>(listDeliveriesQuery, req.query));
+    const page = await listDeliveries(webhookDeps(ctx), req.auth!, id, validate<{ limit: number; offset: number }>(listDeliveriesQuery, req.query));
     res.json(listResponse(page, page.data));
   });
 
   router.post('/v1/webhooks/:id/deliveries/:deliveryId/retry', async (req, res) => {
     const id = pathId(req, 'Webhook');
-    res.json(await retryDelivery(ctx, req.auth!, id, pathId(req, 'Delivery', 'deliveryId')));
+    res.json(await retryDelivery(webhookDeps(ctx), req.auth!, id, pathId(req, 'Delivery', 'deliveryId')));
   });
   return router;
 }

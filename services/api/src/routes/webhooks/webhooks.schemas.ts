@@ -1,8 +1,8 @@
 import Joi from 'joi';
 import type { Cursor } from '@ams/db';
 import { EVENT_TYPES } from '@ams/memories';
+import type { WebhookInput } from '@ams/webhooks';
 import { pagination } from '../../validation/common.schemas';
-import type { WebhookInput } from '../../services/webhooks.service';
 
 const url = Joi.string()
   .max(2_048)

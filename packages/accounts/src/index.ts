@@ -1,0 +1,11 @@
+// Accounts and who acts for them: registration, API keys and their scopes, agents, the quota.
+export * from './deps';
+export * from './scopes';
+export * from './passwords';
+export * from './api-key-tokens';
+export * from './api-key-cache';
+export * from './api-keys.service';
+export * from './accounts.service';
+export * from './agents.service';
+export * from './agent-path';
+export * from './quota.service';

@@ -1,0 +1,51 @@
+import type { KeyCheckDeps } from '@ams/accounts';
+import { secretBoxFor } from '@ams/core';
+import type { ImportJobsDeps } from '@ams/portability';
+import type { RetieringDeps } from '@ams/memories';
+import type { ReembedDeps } from '@ams/vectors';
+import type { WebhookDeps } from '@ams/webhooks';
+import type { AppContext } from './context';
+import { importRecordRules } from './routes/import/import-record-rules';
+
+// Each domain package takes only what its rules use; these cut that out of the process's context.
+// Reads that stop with their request take requestResources (memory-deps.ts) instead of `store`.
+
+/** The process's database and model, bound to no request: what writes use, and reads that always finish. */
+export const store = (ctx: AppContext) => ({ db: ctx.db.knex, embedder: ctx.embedder });
+
+/** Checking presented API keys. */
+export const keyCheckDeps = (ctx: AppContext): KeyCheckDeps => ({ db: ctx.db.knex, logger: ctx.logger, apiKeyCacheMs: ctx.config.apiKeyCacheMs });
+
+/** The webhook rules; the secrets' key is made on first use, as before. */
+export const webhookDeps = (ctx: AppContext): WebhookDeps => ({
+  db: ctx.db.knex,
+  allowLoopback: ctx.config.webhooks.allowLoopback,
+  secretBox: () => secretBoxFor(ctx.config),
+  dispatch: ctx.webhookDispatch,
+});
+
+/** Starting a re-embed run. */
+export const reembedDeps = (ctx: AppContext): ReembedDeps => ({
+  ...store(ctx),
+  logger: ctx.logger,
+  defaultModel: ctx.config.embedding.model,
+  models: ctx.models,
+  reembedRunner: ctx.reembedRunner,
+});
+
+/** The process's import jobs: each line judged by the API's record schemas. */
+export const importJobsDeps = (ctx: AppContext): ImportJobsDeps => ({
+  ...store(ctx),
+  logger: ctx.logger,
+  rules: importRecordRules,
+  maxBytes: ctx.config.importMaxBytes,
+  staleAfterMs: ctx.config.importStaleAfterMs,
+});
+
+/** Re-tiering's settings, moves and runs on request. */
+export const retieringDeps = (ctx: AppContext): RetieringDeps => ({
+  db: ctx.db.knex,
+  intervalMs: ctx.config.retiering.intervalMs,
+  batchSize: ctx.config.retiering.batchSize,
+  dispatch: ctx.webhookDispatch,
+});
