@@ -4,6 +4,7 @@ export * from './driver-features';
 export * from './common-words';
 export * from './admin';
 export * from './knex';
+export * from './pglite-start-files';
 export * from './migrate';
 export * from './pagination';
 export * from './repositories/accounts.repository';

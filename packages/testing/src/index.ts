@@ -16,3 +16,4 @@ export * from './fake-hub';
 export * from './mcp-tool-tour';
 export * from './scratch-database';
 export * from './account-fingerprint';
+export * from './test-pglite';
