@@ -2,11 +2,15 @@ import type { Config } from '@jest/types';
 
 const shared: Config.InitialProjectOptions = {
   // Transpile only: `npm run build` type-checks; tests stay fast.
-  // module node16 keeps `import()` native, so ESM-only packages (@xenova/transformers) load in tests.
+  // CommonJS (`import()` becomes `require()`), so jest runs without --experimental-vm-modules, whose
+  // per-file vm modules are never collected (~50 MB a file). The one ESM-only package loaded in
+  // process, @xenova/transformers, comes through test/onnx-environment.js (see test/esm/).
   transform: {
-    '^.+\\.ts$': ['ts-jest', { diagnostics: false, tsconfig: { module: 'node16', moduleResolution: 'node16', isolatedModules: true } }],
+    '^.+\\.ts$': ['ts-jest', { diagnostics: false, tsconfig: { module: 'commonjs', moduleResolution: 'node', isolatedModules: true } }],
   },
-  testEnvironment: 'node',
+  runtime: '<rootDir>/test/runtime.js',
+  moduleNameMapper: { '^@xenova/transformers$': '<rootDir>/test/esm/xenova-transformers.js' },
+  testEnvironment: '<rootDir>/test/environment.js',
   moduleFileExtensions: ['ts', 'js', 'json'],
   // Each jest worker's own database and Redis key prefix (see test/global-setup.ts).
   setupFiles: ['<rootDir>/test/worker-env.ts'],

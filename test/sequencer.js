@@ -1,23 +1,32 @@
 const Sequencer = require('@jest/test-sequencer').default;
+const durations = require('./durations.json');
 
 /** The process suites' projects (jest.config.ts): they run one at a time (test/process-suite.ts). */
 const isProcessSuite = (test) => test.context.config.displayName?.name.startsWith('processes') ?? false;
 /** npm test's --maxWorkers. */
 const WORKERS = 2;
-/** A file's expected run time (ms) before jest's cache has measured it. */
-const guess = (test) => test.duration ?? (isProcessSuite(test) ? 30_000 : 10_000);
+/** `<project> <path from the repository root>`, the key of test/durations.json. */
+const keyOf = (test) => `${test.context.config.displayName?.name} ${test.path.slice(test.context.config.rootDir.length + 1)}`;
+/**
+ * A file's expected run time (ms): jest's own measure from this machine's last run, else the one
+ * test/durations.json recorded on the reference machine (a fresh CI machine has no jest cache), else a guess.
+ */
+const expected = (test) => test.duration ?? (durations[keyOf(test)] ?? (isProcessSuite(test) ? 30 : 5)) * 1000;
 
 /**
- * jest's order (failed first, then slowest first), re-cut so the process suites run back to back
- * on one worker while the other works through ordinary files. jest hands the next file in this
- * order to whichever worker is free, and a process suite taken while another runs waits for its
- * lock: so the order is a simulation of that hand-out, with each file's last run time, that takes
- * a process suite only when the previous one has ended. A wrong guess costs time, never isolation
- * (the lock stays the guarantee).
+ * Longest first, so the run does not end waiting on one long file started last, re-cut so the
+ * process suites run back to back on one worker while the other works through ordinary files.
+ * jest hands the next file in this order to whichever worker is free, and a process suite taken
+ * while another runs waits for its lock: so the order is a simulation of that hand-out, with each
+ * file's expected time, that takes a process suite only when the previous one has ended. A wrong
+ * guess costs time, never isolation (the lock stays the guarantee).
  */
-class ProcessSuitesBackToBack extends Sequencer {
+class LongestFirstProcessSuitesBackToBack extends Sequencer {
   sort(tests) {
-    const sorted = super.sort(tests);
+    // As jest does, the files that failed last time first; then longest first by what we know.
+    super.sort(tests); // sets each test's duration from jest's cache
+    const failed = new Set(tests.filter((t) => this.hasFailed(t)));
+    const sorted = [...tests].sort((a, b) => Number(failed.has(b)) - Number(failed.has(a)) || expected(b) - expected(a));
     const suites = sorted.filter(isProcessSuite);
     const others = sorted.filter((t) => !isProcessSuite(t));
     if (suites.length === 0 || others.length === 0) return sorted;
@@ -29,7 +38,7 @@ class ProcessSuitesBackToBack extends Sequencer {
       const takeSuite = suites.length && (lockFreeAt <= freeAt[w] || !others.length);
       const test = takeSuite ? suites.shift() : others.shift();
       const start = takeSuite ? Math.max(freeAt[w], lockFreeAt) : freeAt[w];
-      freeAt[w] = start + guess(test);
+      freeAt[w] = start + expected(test);
       if (takeSuite) lockFreeAt = freeAt[w];
       out.push(test);
     }
@@ -37,4 +46,4 @@ class ProcessSuitesBackToBack extends Sequencer {
   }
 }
 
-module.exports = ProcessSuitesBackToBack;
+module.exports = LongestFirstProcessSuitesBackToBack;

@@ -5,6 +5,7 @@ export * from './common-words';
 export * from './admin';
 export * from './citus';
 export * from './knex';
+export * from './pglite-start-files';
 export * from './migrate';
 export * from './pagination';
 export * from './repositories/accounts.repository';

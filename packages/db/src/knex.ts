@@ -1,5 +1,6 @@
 import path from 'node:path';
 import knexFactory, { Knex } from 'knex';
+import type { PGliteOptions } from '@electric-sql/pglite';
 import type { Config } from '@ams/core';
 import { installDriverFeatures, type DriverFeatures } from './driver-features';
 import { HNSW_SESSION_SETTINGS } from './nearest';
@@ -13,8 +14,17 @@ export interface Database {
   driver: DbDriver;
   /** PGlite under a directory: what opening it did to make its files owner-only (the caller logs it). */
   dataDirPrivacy?: DataDirPrivacy;
+  /** PGlite only: a tarball of its data directory (the test harness starts later PGlites from it). */
+  dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
 }
+
+/**
+ * What a PGlite can start from instead of its own files: compiled WebAssembly, the file-system
+ * bundle, a data directory to load in place of initdb (in-memory only). The service passes none;
+ * the test harness shares them across the many PGlites of one jest worker (see pglite-start-files).
+ */
+export type PgliteStart = Pick<PGliteOptions, 'pgliteWasmModule' | 'initdbWasmModule' | 'fsBundle' | 'loadDataDir'>;
 
 // pg returns bigint counts as strings; ours fit in a JS number.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -64,14 +74,14 @@ export function createPostgresKnex(url: string, poolMax: number, features: Drive
 }
 
 /** `dataDir` of `memory://` keeps everything in memory (used by the embedded-mode smoke test). */
-export async function createPgliteDatabase(dataDir: string, cancelAbandonedReads = true): Promise<Database> {
+export async function createPgliteDatabase(dataDir: string, cancelAbandonedReads = true, start: PgliteStart = {}): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { vector } = await import('@electric-sql/pglite-pgvector');
   const location = dataDir.startsWith('memory://') ? dataDir : path.resolve(dataDir);
   const onDisk = !location.startsWith('memory://');
   // Owner-only before PGlite writes a byte, and again once it has unpacked a new cluster.
   const before = onDisk ? makeDataDirPrivate(location) : undefined;
-  const pglite = await PGlite.create(location, { extensions: { vector } });
+  const pglite = await PGlite.create(location, { ...start, extensions: { vector } });
   const after = onDisk ? makeDataDirPrivate(location) : undefined;
   await pglite.exec(HNSW_SESSION_SETTINGS);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -83,6 +93,7 @@ export async function createPgliteDatabase(dataDir: string, cancelAbandonedReads
     knex,
     driver: 'pglite',
     dataDirPrivacy,
+    dumpDataDir: () => pglite.dumpDataDir('none'),
     // Files made while running are owner-only (umask) but 0700: a clean stop leaves them 0600.
     close: async () => {
       await knex.destroy();

@@ -17,3 +17,4 @@ export * from './mcp-tool-tour';
 export * from './scratch-database';
 export * from './account-fingerprint';
 export * from './test-replica';
+export * from './test-pglite';

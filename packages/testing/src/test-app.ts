@@ -1,12 +1,13 @@
 import type { Express } from 'express';
 import supertest from 'supertest';
 import { createLogger, loadConfig, Config } from '@ams/core';
-import { accountsRepository, CommonWords, createDatabase, Database, migrateLatest } from '@ams/db';
+import { accountsRepository, CommonWords, createDatabase, Database } from '@ams/db';
 import { Embedder, LexicalEmbedder } from '@ams/embeddings';
 import type { Registry } from 'prom-client';
 import { apiMetrics, connectRedis, createApp, createIngestion, issueApiKey, startReadRouting, type AppContext, type RedisConnection, type Scope } from '@ams/api';
 import { modelLoader } from '@ams/ingestion';
 import { waitFor } from './wait';
+import { createTestPglite } from './test-pglite';
 import { WARM_UP_PATH, withConformanceChecks } from './openapi-conformance';
 
 const RELAXED_LIMITS = {
@@ -37,12 +38,12 @@ let sharedPglite: Promise<Database> | undefined;
 
 /**
  * The app's database when the test did not pass one: a PostgreSQL pool of its own, or the test
- * file's one in-memory PGlite, migrated on first use (starting PGlite costs seconds of WASM set-up,
- * so the apps of a file share it; closeSharedTestDatabase ends it after the file).
+ * file's one in-memory PGlite, migrated on first use (starting PGlite costs WASM set-up, so the
+ * apps of a file share it; closeSharedTestDatabase ends it after the file).
  */
 async function openDatabase(config: Config): Promise<{ db: Database; owned: boolean }> {
   if (config.databaseUrl) return { db: await createDatabase(config), owned: true };
-  sharedPglite ??= createDatabase(config).then(async (db) => (await migrateLatest(db.knex), db));
+  sharedPglite ??= createTestPglite(config);
   return { db: await sharedPglite, owned: false };
 }
 
