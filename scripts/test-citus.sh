@@ -28,7 +28,7 @@ excluded=(
 )
 pattern="^(?!.*($(IFS='|'; echo "${excluded[*]}" | sed 's/[.()]/\\&/g'))).*"
 
-jest() { TEST_BACKEND=citus node --experimental-vm-modules node_modules/jest/bin/jest.js --maxWorkers=2 --testNamePattern "$pattern" "$@"; }
+jest() { TEST_BACKEND=citus node node_modules/jest/bin/jest.js --maxWorkers=2 --testNamePattern "$pattern" "$@"; }
 if [ $# -gt 0 ]; then jest --selectProjects integration processes citus -- "$@"; exit; fi
 status=0
 jest --selectProjects integration citus -- services/api/test/integration packages/db/test/integration test/citus || status=$?
