@@ -44,17 +44,19 @@ function timeAware(row: MemoryRow) {
   };
 }
 
-const TIME_AWARE_MEMBERS = ['valid_from', 'valid_until', 'supersedes', 'superseded_by', 'tier_pinned'] as const;
+/** Beyond the spec, shown in list items and search results only when set (tier_pinned: when true). */
+const OPTIONAL_SUMMARY_MEMBERS = ['valid_from', 'valid_until', 'supersedes', 'superseded_by', 'tier_pinned', 'expires_at'] as const;
+type OptionalSummaryMember = (typeof OPTIONAL_SUMMARY_MEMBERS)[number];
 
 /**
- * List items and search results omit visibility, session_id, project_id and is_duplicate. The
- * time-aware members appear there only when set (non-null; tier_pinned when true), so a memory
- * that never used them keeps exactly the spec's members.
+ * List items and search results omit visibility, session_id, project_id, is_duplicate and the
+ * version (a full memory carries it). The members beyond the spec appear there only when set, so
+ * a memory that never used them keeps exactly the spec's members.
  */
 export function presentMemorySummary(row: MemoryRow, entities: EntityRef[]) {
-  const { visibility: _v, session_id: _s, project_id: _p, ...rest } = presentMemory(row, entities);
-  for (const key of TIME_AWARE_MEMBERS) if (rest[key] === null || rest[key] === false) delete rest[key];
-  return rest as Omit<typeof rest, (typeof TIME_AWARE_MEMBERS)[number]> & Partial<Pick<typeof rest, (typeof TIME_AWARE_MEMBERS)[number]>>;
+  const { visibility: _v, session_id: _s, project_id: _p, version: _n, ...rest } = presentMemory(row, entities);
+  for (const key of OPTIONAL_SUMMARY_MEMBERS) if (rest[key] === null || rest[key] === false) delete rest[key];
+  return rest as Omit<typeof rest, OptionalSummaryMember> & Partial<Pick<typeof rest, OptionalSummaryMember>>;
 }
 
 // real columns come back as float4: 0.7 reads as 0.699999988.

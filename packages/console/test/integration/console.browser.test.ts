@@ -168,7 +168,7 @@ describe('the console served by the API', () => {
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     const result = page.locator(`li.result[data-memory-id="${memory.id}"]`);
     await result.waitFor();
-    await expect(result.locator('.score-bar dt').allTextContents()).resolves.toEqual(['Vector', 'Keyword', 'Graph', 'RRF (fused)']);
+    await expect(result.locator('.score-bar dt').allTextContents()).resolves.toEqual(['Vector', 'Keyword', 'Graph', 'RRF (fused)', 'Importance']);
     await expect(page.getByTestId('latency').textContent()).resolves.toMatch(/^\d+ ms$/);
     await shot(page, '03-search');
     await page.close();
@@ -191,7 +191,7 @@ describe('the console served by the API', () => {
     // Edit: importance and tier through the form, metadata merged.
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
     await page.getByLabel('Importance (0–1)').fill('0.85');
-    await page.getByLabel('Tier').selectOption('hot');
+    await page.getByLabel('Tier', { exact: true }).selectOption('hot');
     await page.getByLabel('Merge into metadata (JSON object)').fill('{"reviewed": true}');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByTestId('memory-content').waitFor();
