@@ -420,12 +420,15 @@ export const memoriesRepository = {
     return row as MemoryRow | undefined;
   },
 
-  /** Undeletes; an expiry that has passed is cleared with it (else the memory would stay out of every read). */
+  /**
+   * Undeletes; an expiry that has passed is cleared with it (else the memory would stay out of every
+   * read): nullif(x, least(x, now())) is NULL when x has passed, else x (Citus refuses now() inside CASE).
+   */
   async restore(db: Knex, accountId: string, id: string): Promise<MemoryRow | undefined> {
     const [row] = await db('memories')
       .where({ account_id: accountId, id })
       .whereNotNull('deleted_at')
-      .update({ deleted_at: null, updated_at: db.fn.now(), expires_at: db.raw('CASE WHEN expires_at <= now() THEN NULL ELSE expires_at END') })
+      .update({ deleted_at: null, updated_at: db.fn.now(), expires_at: db.raw('nullif(expires_at, least(expires_at, now()))') })
       .returning(MEMORY_RETURNING);
     return row as MemoryRow | undefined;
   },
