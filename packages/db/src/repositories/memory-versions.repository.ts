@@ -7,7 +7,12 @@ function onCitusCoordinator(db: Knex): Promise<boolean> {
   const config = db.client.config as { client?: unknown };
   if (config.client !== 'pg') return Promise.resolve(false);
   let known = citusByClient.get(config);
-  if (!known) citusByClient.set(config, (known = isCitus(db)));
+  if (!known) {
+    known = isCitus(db);
+    citusByClient.set(config, known);
+    // A failed look-up (a connection lost) is asked again next time.
+    known.catch(() => citusByClient.delete(config));
+  }
   return known;
 }
 
