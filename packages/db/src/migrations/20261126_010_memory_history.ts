@@ -12,14 +12,14 @@ import type { Migration } from './migration';
  * ('ams.actor_key_id', 'ams.actor_agent_id', 'ams.change'; memoryVersionsRepository.setActor);
  * unnamed writes are the system's, their change inferred from what changed.
  */
-const UNTRACKED = [
+export const UNTRACKED_MEMORY_COLUMNS = [
   'account_id', 'id', 'agent_id', 'version', 'created_at', 'updated_at', 'content_tsv', 'embedding',
   'embedding_status', 'embedding_error', 'embedding_attempts', 'embedding_attempts_base', 'embedding_started_at',
   'dedup_threshold', 'webhook_url', 'duplicate_of', 'client_id',
   // Re-tiering's bookkeeping (022): the tier it moves is tracked, when it moved it is not.
   'tier_moved_at',
 ];
-const untracked = `ARRAY[${UNTRACKED.map((c) => `'${c}'`).join(', ')}]::text[]`;
+const untracked = `ARRAY[${UNTRACKED_MEMORY_COLUMNS.map((c) => `'${c}'`).join(', ')}]::text[]`;
 
 export const memoryHistory: Migration = {
   name: '20261126_010_memory_history',

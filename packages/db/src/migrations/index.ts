@@ -20,6 +20,8 @@ import { memoryValidity } from './20261126_020_memory_validity';
 import { searchEventHits } from './20261126_021_search_event_hits';
 import { retiering } from './20261126_022_retiering';
 import { citusDistribution } from './20261126_030_citus_distribution';
+import { memoryHistoryOnShards } from './20261126_060_memory_history_on_shards';
+import { agentDefaultExpiryFunction } from './20261126_061_agent_default_expiry_function';
 
 /** Listed explicitly (not globbed) so tsx, jest and a bundled build all see the same set, in order. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -44,5 +46,7 @@ export const MIGRATIONS: readonly Migration[] = [
   searchEventHits,
   retiering,
   citusDistribution,
+  memoryHistoryOnShards,
+  agentDefaultExpiryFunction,
 ];
 export type { Migration };

@@ -113,14 +113,11 @@ export interface NewMemory {
 /**
  * When a new memory of this agent and type expires by default: now plus the agent's
  * config.default_ttl_seconds for the type (else its `default` entry); null when it has neither.
- * Evaluated inside the insert, so a create pays no extra round trip for it.
+ * Evaluated inside the insert, so a create pays no extra round trip for it: a function (migration
+ * 061), as Citus refuses a subquery within an INSERT.
  */
 export function agentDefaultExpiry(db: Knex, m: Pick<NewMemory, 'accountId' | 'agentId' | 'memoryType'>): Knex.Raw {
-  return db.raw(
-    `now() + make_interval(secs => (SELECT coalesce(a.config -> 'default_ttl_seconds' ->> ?, a.config -> 'default_ttl_seconds' ->> 'default')::float8
-                                      FROM agents a WHERE a.account_id = ? AND a.id = ?))`,
-    [m.memoryType, m.accountId, m.agentId],
-  );
+  return db.raw(`agent_default_expiry(?::uuid, ?::uuid, ?)`, [m.accountId, m.agentId, m.memoryType]);
 }
 
 /**
@@ -423,12 +420,15 @@ export const memoriesRepository = {
     return row as MemoryRow | undefined;
   },
 
-  /** Undeletes; an expiry that has passed is cleared with it (else the memory would stay out of every read). */
+  /**
+   * Undeletes; an expiry that has passed is cleared with it (else the memory would stay out of every
+   * read): nullif(x, least(x, now())) is NULL when x has passed, else x (Citus refuses now() inside CASE).
+   */
   async restore(db: Knex, accountId: string, id: string): Promise<MemoryRow | undefined> {
     const [row] = await db('memories')
       .where({ account_id: accountId, id })
       .whereNotNull('deleted_at')
-      .update({ deleted_at: null, updated_at: db.fn.now(), expires_at: db.raw('CASE WHEN expires_at <= now() THEN NULL ELSE expires_at END') })
+      .update({ deleted_at: null, updated_at: db.fn.now(), expires_at: db.raw('nullif(expires_at, least(expires_at, now()))') })
       .returning(MEMORY_RETURNING);
     return row as MemoryRow | undefined;
   },

@@ -1,4 +1,20 @@
 import type { Knex } from 'knex';
+import { isCitus } from '../citus';
+
+/** Whether `db` is connected to a Citus coordinator, asked once per database client (PGlite never is). */
+const citusByClient = new WeakMap<object, Promise<boolean>>();
+function onCitusCoordinator(db: Knex): Promise<boolean> {
+  const config = db.client.config as { client?: unknown };
+  if (config.client !== 'pg') return Promise.resolve(false);
+  let known = citusByClient.get(config);
+  if (!known) {
+    known = isCitus(db);
+    citusByClient.set(config, known);
+    // A failed look-up (a connection lost) is asked again next time.
+    known.catch(() => citusByClient.delete(config));
+  }
+  return known;
+}
 
 /** One recorded version of a memory (see migration 20261126_010_memory_history). */
 export interface MemoryVersionRow {
@@ -38,11 +54,20 @@ export const memoryVersionsRepository = {
    * scoped (set_config's is_local): call it inside the transaction that writes.
    */
   async setActor(trx: Knex, actor: VersionActor): Promise<void> {
-    await trx.raw(`SELECT set_config('ams.actor_key_id', ?, true), set_config('ams.actor_agent_id', ?, true), set_config('ams.change', ?, true)`, [
-      actor.keyId ?? '',
-      actor.agentId ?? '',
-      actor.change ?? '',
-    ]);
+    const settings: Array<[string, string]> = [
+      ['ams.actor_key_id', actor.keyId ?? ''],
+      ['ams.actor_agent_id', actor.agentId ?? ''],
+      ['ams.change', actor.change ?? ''],
+    ];
+    if (await onCitusCoordinator(trx)) {
+      // The trigger runs on the workers' shards, which set_config on the coordinator never reaches:
+      // Citus forwards SET LOCAL (only that, and only with propagate_set_commands = 'local') to
+      // the workers taking part in the transaction. Plain SQL literals: SET takes no parameters.
+      const literal = (v: string) => `'${v.replace(/'/g, "''")}'`;
+      await trx.raw(["SET LOCAL citus.propagate_set_commands TO 'local'", ...settings.map(([k, v]) => `SET LOCAL ${k} TO ${literal(v)}`)].join('; '));
+      return;
+    }
+    await trx.raw(`SELECT ${settings.map(() => 'set_config(?, ?, true)').join(', ')}`, settings.flat());
   },
 
   /** Newest first; `beforeVersion` is the keyset (a page's last version). */

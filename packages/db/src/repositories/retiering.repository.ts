@@ -65,26 +65,31 @@ export const retieringRepository = {
     const [row] = await db('account_retiering')
       .insert({ account_id: accountId, ...RETIERING_DEFAULTS, ...rules })
       .onConflict('account_id')
-      .merge({ ...rules, updated_at: db.fn.now() })
+      // The row's own default (now()), not now(): Citus refuses non-immutable functions in DO UPDATE SET.
+      .merge({ ...rules, updated_at: db.raw('excluded.updated_at') })
       .returning('*');
     return row as RetieringSettingsRow;
   },
 
   /**
    * Claims up to `n` enabled accounts not re-tiered within `intervalMs` (or whose run a dead process
-   * left), marking them run now: another process skips them until the next interval.
+   * left), marking them run now: another process skips them until the next interval. Account by
+   * account (Citus refuses a FOR UPDATE spanning shards): the due accounts are listed, then each
+   * is claimed by an UPDATE that checks it is still due under its row lock, so two processes never
+   * claim the same account.
    */
   async claimDue(db: Knex, n: number, intervalMs: number): Promise<RetieringSettingsRow[]> {
-    const { rows } = await db.raw(
-      `UPDATE account_retiering a SET last_run_at = now()
-         FROM (SELECT account_id FROM account_retiering
-                WHERE enabled AND (last_run_at IS NULL OR last_run_at <= now() - make_interval(secs => ?::float8 / 1000))
-                ORDER BY last_run_at NULLS FIRST LIMIT ? FOR UPDATE SKIP LOCKED) due
-        WHERE a.account_id = due.account_id
-       RETURNING a.*`,
+    const due = `enabled AND (last_run_at IS NULL OR last_run_at <= now() - make_interval(secs => ?::float8 / 1000))`;
+    const { rows: candidates } = await db.raw(
+      `SELECT account_id FROM account_retiering WHERE ${due} ORDER BY last_run_at NULLS FIRST LIMIT ?`,
       [intervalMs, n],
     );
-    return rows as RetieringSettingsRow[];
+    const claimed: RetieringSettingsRow[] = [];
+    for (const { account_id } of candidates as Array<{ account_id: string }>) {
+      const { rows } = await db.raw(`UPDATE account_retiering SET last_run_at = now() WHERE account_id = ? AND ${due} RETURNING *`, [account_id, intervalMs]);
+      claimed.push(...(rows as RetieringSettingsRow[]));
+    }
+    return claimed;
   },
 
   /** Hands claimed accounts back, due at once (a process stopping before it re-tiered them). */
