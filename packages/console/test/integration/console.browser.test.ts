@@ -191,7 +191,7 @@ describe('the console served by the API', () => {
     // Edit: importance and tier through the form, metadata merged.
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
     await page.getByLabel('Importance (0–1)').fill('0.85');
-    await page.getByLabel('Tier', { exact: true }).selectOption('hot');
+    await page.getByRole('combobox', { name: /^Tier/ }).selectOption('hot');
     await page.getByLabel('Merge into metadata (JSON object)').fill('{"reviewed": true}');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByTestId('memory-content').waitFor();
