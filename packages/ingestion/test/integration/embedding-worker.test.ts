@@ -67,7 +67,9 @@ describe('EmbeddingWorker', () => {
     // Backoffs of 400 ms then 800 ms, each counted from the failure (the model call is instant).
     expect(calls[1]! - calls[0]!).toBeGreaterThanOrEqual(400);
     expect(calls[2]! - calls[1]!).toBeGreaterThanOrEqual(800);
-    expect(w.counters).toMatchObject({ batches: 3, retrying: 2, failed: 1, ready: 0 });
+    // The worker claims across accounts, and the jest worker's database may still hold an earlier
+    // file's pending memories (embedded here, as ready): only the retries and the failure are this memory's.
+    expect(w.counters).toMatchObject({ retrying: 2, failed: 1 });
   });
 
   it('keeps the claim of a batch longer than the stuck time alive: another worker’s sweep leaves it alone', async () => {
