@@ -42,7 +42,8 @@ export const nonBlank = (max: number) =>
 /** How far from now a stored date may lie, either way: the one bound every date member of every schema shares. */
 export const DATE_RANGE_YEARS = 100;
 
-function dateBounds(now = new Date()): { min: Date; max: Date } {
+/** The earliest and latest date any stored date may take: DATE_RANGE_YEARS either side of `now`. */
+export function dateBounds(now = new Date()): { min: Date; max: Date } {
   const min = new Date(now);
   min.setUTCFullYear(now.getUTCFullYear() - DATE_RANGE_YEARS);
   const max = new Date(now);

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { DATE_RANGE_YEARS } from './common.schemas';
+import { dateBounds, DATE_RANGE_YEARS } from './common.schemas';
 
 const FORMS = '{{#label}} must be Unix seconds (a number) or an ISO 8601 date-time string';
 
@@ -14,12 +14,6 @@ const eitherForm = () =>
     )
     .messages({ 'alternatives.types': FORMS });
 
-function yearsAround(now: Date, years: number): Date {
-  const d = new Date(now);
-  d.setUTCFullYear(now.getUTCFullYear() + years);
-  return d;
-}
-
 /**
  * A point in time as the memory's own timestamps are given (Unix seconds, like `created_at`) or as
  * an ISO 8601 string (docs/api.md, "Time-aware recall"), within DATE_RANGE_YEARS of now like every
@@ -29,7 +23,7 @@ export const instant = () =>
   eitherForm()
     .custom((at: Date, helpers) => {
       const now = new Date();
-      const [min, max] = [yearsAround(now, -DATE_RANGE_YEARS), yearsAround(now, DATE_RANGE_YEARS)];
+      const { min, max } = dateBounds(now);
       return Number.isNaN(at.getTime()) || at < min || at > max ? helpers.error('instant.range', { min: min.toISOString(), max: max.toISOString() }) : at;
     })
     .messages({ 'instant.range': `{{#label}} must lie within ${DATE_RANGE_YEARS} years of now (between {{#min}} and {{#max}})` });
@@ -43,7 +37,7 @@ export const pastInstant = () =>
     .custom((at: Date, helpers) => {
       const now = new Date();
       if (Number.isNaN(at.getTime()) || at.getTime() > now.getTime()) return helpers.error('instant.future', { now: now.toISOString() });
-      const min = yearsAround(now, -DATE_RANGE_YEARS);
+      const { min } = dateBounds(now);
       return at < min ? helpers.error('instant.range', { min: min.toISOString() }) : at;
     })
     .messages({
