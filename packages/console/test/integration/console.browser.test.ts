@@ -2,8 +2,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { startHttpsReceiver, waitFor, type HttpsReceiver } from '@ams/testing';
+import { launchChromium, requireChromium } from '../support/chromium';
 import { apiAs, register, startConsoleServer, type ConsoleServer } from '../support/console-server';
 
 /**
@@ -11,12 +12,10 @@ import { apiAs, register, startConsoleServer, type ConsoleServer } from '../supp
  * PostgreSQL database. Screenshots of each page go to test-artifacts/console/; the ones the README
  * shows are also written to docs/images/, so the committed image is what the console draws today.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.resolve(__dirname, '../../../../test-artifacts/console');
 const DOC_IMAGES = path.resolve(__dirname, '../../../../docs/images');
 /** Screenshots the docs show: test name → image under docs/images/ (the window, not the full page). */
 const DOC_SHOTS: Record<string, string> = { '03-search': 'console-search.png' };
-const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 jest.setTimeout(90_000);
 
@@ -24,7 +23,7 @@ let server: ConsoleServer;
 let receiver: HttpsReceiver;
 let receiverFails = true;
 let context: BrowserContext;
-let userDataDir: string;
+let browser: Awaited<ReturnType<typeof launchChromium>>;
 let caFile: string;
 let key: string;
 let api: ReturnType<typeof apiAs>;
@@ -63,7 +62,7 @@ async function expectNoHorizontalOverflow(page: Page): Promise<void> {
 }
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`No browser at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium), as .ci/run does`);
+  requireChromium();
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   fs.mkdirSync(DOC_IMAGES, { recursive: true });
   // The bundle, as `npm start` would build it (a no-op when up to date).
@@ -79,20 +78,14 @@ beforeAll(async () => {
   });
   key = await register(server.baseUrl);
   api = apiAs(server.baseUrl, key);
-  userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ams-console-chromium-'));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_FLAGS,
-    viewport: { width: 1366, height: 860 },
-  });
+  browser = await launchChromium();
+  context = browser.context;
 }, 180_000);
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await server?.stop();
   await receiver?.close();
-  if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
   if (caFile) fs.rmSync(path.dirname(caFile), { recursive: true, force: true });
 });
 

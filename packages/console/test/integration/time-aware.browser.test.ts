@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchChromium, requireChromium } from '../support/chromium';
 import { apiAs, register, startConsoleServer, type ConsoleServer } from '../support/console-server';
 
 /**
@@ -11,15 +11,13 @@ import { apiAs, register, startConsoleServer, type ConsoleServer } from '../supp
  * pin and tier moves, and the operations page's re-tiering panel. Screenshots go to
  * test-artifacts/console/ (as console.browser.test.ts's).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.resolve(__dirname, '../../../../test-artifacts/console');
-const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 jest.setTimeout(90_000);
 
 let server: ConsoleServer;
 let context: BrowserContext;
-let userDataDir: string;
+let browser: Awaited<ReturnType<typeof launchChromium>>;
 let key: string;
 let api: ReturnType<typeof apiAs>;
 const problems: string[] = [];
@@ -47,7 +45,7 @@ async function signedInPage(): Promise<Page> {
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`No browser at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium), as .ci/run does`);
+  requireChromium();
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   execFileSync(process.execPath, [path.resolve(__dirname, '../../scripts/ensure-built.mjs')], { stdio: 'inherit' });
   server = await startConsoleServer();
@@ -63,14 +61,13 @@ beforeAll(async () => {
   for (let i = 0; i < 3; i++) await api.post('/v1/memories/search', { query: 'llama farm wool', agent_id: 'console-time', limit: 1 });
   await patch('/v1/retiering', { enabled: true });
   await api.post('/v1/retiering/run');
-  userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ams-console-chromium-'));
-  context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1366, height: 860 } });
+  browser = await launchChromium();
+  context = browser.context;
 }, 180_000);
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await server?.stop();
-  if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
 });
 
 afterEach(() => {
