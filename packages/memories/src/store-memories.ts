@@ -3,7 +3,6 @@ import { Db, MemoryRow, newMemoriesRepository, NewMemory, RecordedDelivery, Vers
 import type { MemoryDeps } from './deps';
 import { entitiesToLink } from './entity-linking';
 import { dispatchAfterCommit, memoryEventData, outboxEvents } from './events';
-import { asActor } from './history';
 import type { EntityRef } from './memory.presenter';
 
 export interface Inserted {
@@ -26,17 +25,19 @@ export function planMemories(memories: Array<Pick<NewMemory, 'accountId' | 'cont
  * shouldExtract), a memory.created event each and their agents marked active: one statement
  * (newMemoriesRepository.insertWithRecords), in the caller's transaction when there is one.
  * Single creates, v2 creates and batches all store through here; `actor` is who the memories'
- * first version names (see asActor).
+ * first version names (named inside the statement; see insertWithRecords).
  */
 export async function insertMemories(db: Db, memories: NewMemory[], autoExtract: boolean | null, actor: VersionActor, plan = planMemories(memories, autoExtract)): Promise<Inserted> {
   const withIds = memories.map((m, i) => ({ ...m, id: plan.ids[i]! }));
   const { found, refs: entities } = plan;
-  const { rows, deliveries } = await asActor(db, actor, (trx) =>
-    newMemoriesRepository.insertWithRecords(trx, {
+  const { rows, deliveries } = await newMemoriesRepository.insertWithRecords(
+    db,
+    {
       memories: withIds,
       entities: found,
       events: outboxEvents(withIds.map((m) => ({ accountId: m.accountId, type: 'memory.created', data: memoryEventData({ id: m.id, agent_id: m.agentId, content: m.content, embedding_status: m.embeddingStatus }) }))),
-    }),
+    },
+    actor,
   );
   return { rows, entities, deliveries };
 }

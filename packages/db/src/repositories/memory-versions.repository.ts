@@ -48,26 +48,46 @@ export interface VersionPageParams {
   beforeVersion?: number;
 }
 
+/** The transaction settings the history trigger reads (see migration 010). */
+function actorSettings(actor: VersionActor): Array<[string, string]> {
+  return [
+    ['ams.actor_key_id', actor.keyId ?? ''],
+    ['ams.actor_agent_id', actor.agentId ?? ''],
+    ['ams.change', actor.change ?? ''],
+  ];
+}
+
+/**
+ * A one-row subquery naming `actor` as it is evaluated (set_config's is_local: for the rest of the
+ * transaction, the statement's own when there is no other), for a single statement to join — or
+ * null on a Citus coordinator, whose shards only see SET LOCAL (use setActor in a transaction).
+ * Saves a write the transaction and the extra round trip setActor costs.
+ */
+async function actorInStatement(db: Knex, actor: VersionActor): Promise<{ subquery: Knex.Raw } | null> {
+  if (await onCitusCoordinator(db)) return null;
+  const settings = actorSettings(actor);
+  // Wrapped: a Raw is thenable, and an async function would run it instead of returning it.
+  return { subquery: db.raw(`SELECT ${settings.map(() => 'set_config(?, ?, true)').join(', ')}`, settings.flat()) };
+}
+
 export const memoryVersionsRepository = {
+  actorInStatement,
+
   /**
    * Names the writer of this transaction's memory changes for the history trigger. Transaction
    * scoped (set_config's is_local): call it inside the transaction that writes.
    */
   async setActor(trx: Knex, actor: VersionActor): Promise<void> {
-    const settings: Array<[string, string]> = [
-      ['ams.actor_key_id', actor.keyId ?? ''],
-      ['ams.actor_agent_id', actor.agentId ?? ''],
-      ['ams.change', actor.change ?? ''],
-    ];
-    if (await onCitusCoordinator(trx)) {
-      // The trigger runs on the workers' shards, which set_config on the coordinator never reaches:
-      // Citus forwards SET LOCAL (only that, and only with propagate_set_commands = 'local') to
-      // the workers taking part in the transaction. Plain SQL literals: SET takes no parameters.
-      const literal = (v: string) => `'${v.replace(/'/g, "''")}'`;
-      await trx.raw(["SET LOCAL citus.propagate_set_commands TO 'local'", ...settings.map(([k, v]) => `SET LOCAL ${k} TO ${literal(v)}`)].join('; '));
+    const statement = await actorInStatement(trx, actor);
+    if (statement) {
+      await statement.subquery;
       return;
     }
-    await trx.raw(`SELECT ${settings.map(() => 'set_config(?, ?, true)').join(', ')}`, settings.flat());
+    // The trigger runs on the workers' shards, which set_config on the coordinator never reaches:
+    // Citus forwards SET LOCAL (only that, and only with propagate_set_commands = 'local') to the
+    // workers taking part in the transaction. Plain SQL literals: SET takes no parameters.
+    const literal = (v: string) => `'${v.replace(/'/g, "''")}'`;
+    await trx.raw(["SET LOCAL citus.propagate_set_commands TO 'local'", ...actorSettings(actor).map(([k, v]) => `SET LOCAL ${k} TO ${literal(v)}`)].join('; '));
   },
 
   /** Newest first; `beforeVersion` is the keyset (a page's last version). */
