@@ -120,8 +120,9 @@ export class AdmissionQueue {
     const refused = this.refusal();
     if (refused) {
       const slotsBefore = this.slots;
+      const standing = this.waiting.length > 0 && this.now() - this.lastEmptyAt >= STANDING_AFTER_MS;
       this.shedUntil = this.now() + SHEDDING_HOLD_MS;
-      if (this.slots < slotsBefore) this.trim();
+      if (standing && this.slots < slotsBefore) this.trim();
       return { refused };
     }
     const waiter: Waiter = { admit, refuse };
@@ -152,9 +153,10 @@ export class AdmissionQueue {
   }
 
   /**
-   * Shedding began and the slots dropped (sheddingSlots): the waiters queued before, under the
-   * larger allowance, would now wait several service times each; the newest are refused at once
-   * until the last one's expected wait is within the shedding allowance.
+   * Shedding began on a standing queue (an overload that lasts) and the slots dropped
+   * (sheddingSlots): the waiters queued before, under the larger allowance, would now wait several
+   * service times each; the newest are refused at once until the last one's expected wait is within
+   * the shedding allowance. A burst on a quiet queue keeps its waiters (each still refused past its budget).
    */
   private trim(): void {
     const allowed = this.allowedDelayMs();

@@ -200,6 +200,21 @@ describe('AdmissionQueue', () => {
       expect(p99(accepted)).toBeLessThanOrEqual(3 * 10);
     });
 
+    it('keeps the waiters of a burst on a quiet queue when the burst overflows it (no trimming), each refused only past its budget', () => {
+      const sim = simulate({ slots: 2, serviceMs: 10, capacity: 32, sheddingSlots: 1 });
+      for (let i = 0; i < 20; i++) sim.request();
+      jest.runAllTimers();
+      const before = sim.served.length;
+      for (let i = 0; i < 40; i++) sim.request();
+      // 2 start, 32 wait, 6 find the queue full.
+      expect(sim.refused).toHaveLength(6);
+      expect(sim.queue.length).toBe(32);
+      jest.runAllTimers();
+      // One slot while shedding: a waiter still waiting at the budget plus a service time (260 ms) is refused then.
+      expect(sim.served.length - before).toBeGreaterThanOrEqual(2 + 24);
+      expect(sim.refused.slice(6).every((r) => r.ms >= 260)).toBe(true);
+    });
+
     it('goes back to every slot once the overload has passed', () => {
       const sim = simulate({ slots: 2, serviceMs: 10, capacity: 1, sheddingSlots: 1 });
       sim.request();
