@@ -2,7 +2,8 @@ import { performance } from 'node:perf_hooks';
 
 interface Waiter {
   admit: () => void;
-  refuse: () => void;
+  /** `reason` when it is not the wait past the budget. */
+  refuse: (reason?: string) => void;
   timer?: NodeJS.Timeout;
 }
 
@@ -13,6 +14,12 @@ export interface AdmissionLimits {
   capacity: number;
   /** The latency budget: the longest a request may be expected (and allowed) to wait for a slot. */
   maxDelayMs: number;
+  /**
+   * The in-flight bound while shedding, when lower than `slots`. Embedded mode: PGlite runs its
+   * statements on the event loop, so the loop itself is the one slot; under overload one request
+   * at a time leaves it idle while the model embeds, the time it needs to refuse the rest at once.
+   */
+  sheddingSlots?: number;
 }
 
 /** The queue has not been empty for this long: it is standing, not absorbing a burst (CoDel's interval, short: an overload that starts fills the queue for this long before it is refused). */
@@ -24,7 +31,8 @@ export const STANDING_AFTER_MS = 50;
 export const STANDING_SERVICE_TIMES = 4;
 /**
  * While shedding (someone was refused lately), the expected wait allowed is half a service time:
- * on 2 slots one request waits for the next free slot, so the slots stay busy and nobody waits long.
+ * on 2 slots one request waits for the next free slot, so the slots stay busy and nobody waits long
+ * (on 1 slot, a whole service time: one waits, else the slot would idle between arrivals).
  */
 export const SHEDDING_SERVICE_TIMES = 0.5;
 /** How long after a refusal at the door the queue keeps shedding: an overload that lasts is refused at once. */
@@ -44,7 +52,8 @@ const OUTLIER_FACTOR = 4;
  * - STANDING_SERVICE_TIMES service times once the queue has not been empty for STANDING_AFTER_MS: a
  *   steady crowd of clients (four per slot) waits its turn, a growing queue stops growing early;
  * - SHEDDING_SERVICE_TIMES of a service time for SHEDDING_HOLD_MS after a refusal at the door: under
- *   sustained overload the accepted requests hardly wait and the rest are refused at once.
+ *   sustained overload the accepted requests hardly wait and the rest are refused at once; the
+ *   in-flight bound is then `sheddingSlots`, when set.
  * A waiter still waiting a service time past the budget (the estimate was wrong: a slow statement
  * held the slots) is refused then; one whose client leaves is dropped.
  */
@@ -70,6 +79,16 @@ export class AdmissionQueue {
     return this.waiting.length;
   }
 
+  /** The in-flight bound now: `sheddingSlots` while shedding, else `slots`. */
+  get slots(): number {
+    const { slots, sheddingSlots } = this.limits;
+    return sheddingSlots && sheddingSlots < slots && this.shedding() ? sheddingSlots : slots;
+  }
+
+  private shedding(): boolean {
+    return this.now() < this.shedUntil;
+  }
+
   /**
    * A request held its slot for `ms`. One outlier (a request that ran to its deadline) moves the
    * estimate at most as far as a request OUTLIER_FACTOR times the mean would.
@@ -81,14 +100,14 @@ export class AdmissionQueue {
 
   /** How long a request joining now would be expected to wait for a slot. */
   expectedDelayMs(): number {
-    return ((this.waiting.length + 1) / Math.max(1, this.limits.slots)) * this.serviceEstimateMs;
+    return ((this.waiting.length + 1) / Math.max(1, this.slots)) * this.serviceEstimateMs;
   }
 
   /** The expected wait a newcomer may have now (see the class comment). */
   allowedDelayMs(): number {
     const now = this.now();
     const { maxDelayMs } = this.limits;
-    if (now < this.shedUntil) return Math.min(maxDelayMs, SHEDDING_SERVICE_TIMES * this.serviceEstimateMs);
+    if (now < this.shedUntil) return Math.min(maxDelayMs, Math.max(SHEDDING_SERVICE_TIMES, 1 / Math.max(1, this.slots)) * this.serviceEstimateMs);
     if (this.waiting.length > 0 && now - this.lastEmptyAt >= STANDING_AFTER_MS) return Math.min(maxDelayMs, STANDING_SERVICE_TIMES * this.serviceEstimateMs);
     return maxDelayMs;
   }
@@ -97,10 +116,13 @@ export class AdmissionQueue {
    * Queues a request, or returns why it is refused (the caller answers 503 at once). `admit` runs
    * when a slot frees for it, `refuse` if it waits a service time past the budget; `leave()` drops it.
    */
-  enter(admit: () => void, refuse: () => void): { leave: () => void } | { refused: string } {
+  enter(admit: () => void, refuse: (reason?: string) => void): { leave: () => void } | { refused: string } {
     const refused = this.refusal();
     if (refused) {
+      const slotsBefore = this.slots;
+      const standing = this.waiting.length > 0 && this.now() - this.lastEmptyAt >= STANDING_AFTER_MS;
       this.shedUntil = this.now() + SHEDDING_HOLD_MS;
+      if (standing && this.slots < slotsBefore) this.trim();
       return { refused };
     }
     const waiter: Waiter = { admit, refuse };
@@ -128,6 +150,22 @@ export class AdmissionQueue {
     if (this.waiting.length >= this.limits.capacity) return 'too many requests waiting';
     if (this.limits.maxDelayMs > 0 && this.expectedDelayMs() > this.allowedDelayMs()) return 'the expected wait is over its budget';
     return null;
+  }
+
+  /**
+   * Shedding began on a standing queue (an overload that lasts) and the slots dropped
+   * (sheddingSlots): the waiters queued before, under the larger allowance, would now wait several
+   * service times each; the newest are refused at once until the last one's expected wait is within
+   * the shedding allowance. A burst on a quiet queue keeps its waiters (each still refused past its budget).
+   */
+  private trim(): void {
+    const allowed = this.allowedDelayMs();
+    while (this.waiting.length > 0 && (this.waiting.length / Math.max(1, this.slots)) * this.serviceEstimateMs > allowed) {
+      const last = this.waiting.pop()!;
+      clearTimeout(last.timer);
+      last.refuse('the server is shedding load');
+    }
+    if (this.waiting.length === 0) this.lastEmptyAt = this.now();
   }
 
   private remove(waiter: Waiter): boolean {

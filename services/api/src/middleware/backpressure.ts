@@ -78,10 +78,12 @@ export class LoadGauge {
   /** Requests waiting in the admission queue (set by backpressure()). */
   queued = (): number => 0;
 
+  /** The in-flight bound now (set by backpressure(): lower while shedding in embedded mode). */
+  slots = (): number => this.ctx.config.backpressure.maxInFlight;
+
   /** Whether the in-flight bound is reached (a new request waits in the admission queue). */
   full(): boolean {
-    const { maxInFlight } = this.ctx.config.backpressure;
-    return maxInFlight > 0 && this.inFlight >= maxInFlight;
+    return this.ctx.config.backpressure.maxInFlight > 0 && this.inFlight >= this.slots();
   }
 
   /** Why a new request would be refused now whatever the queue (a saturated database or event loop), or null. */
@@ -114,8 +116,11 @@ function unavailable(req: Request, res: Response, err: ApiError): void {
  */
 export function backpressure(ctx: AppContext, gauge = new LoadGauge(ctx)): RequestHandler {
   const { requestTimeoutMs: timeoutMs, maxInFlight, maxQueued, maxQueueDelayMs } = ctx.config.backpressure;
-  const queue = new AdmissionQueue({ slots: maxInFlight, capacity: maxQueued, maxDelayMs: maxQueueDelayMs });
+  // Embedded mode: PGlite's statements run on this event loop, the one slot under overload (see AdmissionLimits).
+  const sheddingSlots = ctx.db.driver === 'pglite' ? 1 : undefined;
+  const queue = new AdmissionQueue({ slots: maxInFlight, capacity: maxQueued, maxDelayMs: maxQueueDelayMs, sheddingSlots });
   gauge.queued = () => queue.length;
+  gauge.slots = () => queue.slots;
   const refuse = (req: Request, res: Response, reason: string) =>
     unavailable(req, res, new ApiError('service_unavailable', `Service overloaded (${reason}); retry in ${RETRY_AFTER_SECONDS} second.`));
   const start = (req: Request, res: Response, next: NextFunction) => {
@@ -136,7 +141,7 @@ export function backpressure(ctx: AppContext, gauge = new LoadGauge(ctx)): Reque
       clearTimeout(deadline);
       if (res.writableFinished) queue.served(performance.now() - startedAt);
       else controller.abort(new ApiError('service_unavailable', 'The client went away before the response.'));
-      if (!gauge.full()) queue.admitNext();
+      while (!gauge.full() && queue.length > 0) queue.admitNext();
     });
     next();
   };
@@ -150,9 +155,9 @@ export function backpressure(ctx: AppContext, gauge = new LoadGauge(ctx)): Reque
         res.off('close', left);
         start(req, res, next);
       },
-      () => {
+      (reason) => {
         res.off('close', left);
-        refuse(req, res, `no slot within ${maxQueueDelayMs} ms`);
+        refuse(req, res, reason ?? `no slot within ${maxQueueDelayMs} ms`);
       },
     );
     if ('refused' in waiting) return refuse(req, res, waiting.refused);

@@ -129,6 +129,24 @@ describe('backpressure', () => {
     expect(waiting.value).toBe(200);
   });
 
+  it('bounds the requests in flight to one while shedding in embedded mode (PGlite holds the event loop), to every slot in split mode', async () => {
+    await serve({ MAX_IN_FLIGHT_REQUESTS: '2', MAX_QUEUED_REQUESTS: '1', MAX_QUEUE_DELAY_MS: '20000', REQUEST_TIMEOUT_MS: '0' });
+    const embedded = t.ctx.db.driver === 'pglite';
+    const load = t.app.locals.load as LoadGauge;
+    expect((await request()).status).toBe(200); // the queue learns a service time
+    const held = await hold(2);
+    const waiting = settled(quickGet());
+    await waitFor(() => load.queued() === 1);
+    const refused = await request(); // the queue is full: refused, and the queue sheds for a second
+    expectError(refused, 503, 'service_unavailable');
+    // Embedded: one slot for the second of shedding (a newcomer waits for both held to end); split: both.
+    expect(load.slots()).toBe(embedded ? 1 : 2);
+    expect(load.full()).toBe(true);
+    for (const h of held) h.socket.destroy();
+    await waitFor(() => waiting.value !== undefined);
+    expect(waiting.value).toBe(200);
+  });
+
   it('refuses a request still waiting for a slot past MAX_QUEUE_DELAY_MS', async () => {
     await serve({ MAX_IN_FLIGHT_REQUESTS: '1', MAX_QUEUE_DELAY_MS: '300', REQUEST_TIMEOUT_MS: '0' });
     await hold(1);

@@ -4,20 +4,23 @@ import { AdmissionQueue, SHEDDING_HOLD_MS } from '../../src/middleware/admission
  * A process with `slots` slots whose requests each hold a slot for `serviceMs`, admitting through
  * the queue exactly as the backpressure middleware does; time is jest's fake clock.
  */
-function simulate(opts: { slots: number; serviceMs: number; capacity?: number; maxDelayMs?: number }) {
-  const queue = new AdmissionQueue({ slots: opts.slots, capacity: opts.capacity ?? 16 * opts.slots, maxDelayMs: opts.maxDelayMs ?? 250 }, () => Date.now());
+function simulate(opts: { slots: number; serviceMs: number; capacity?: number; maxDelayMs?: number; sheddingSlots?: number }) {
+  const limits = { slots: opts.slots, capacity: opts.capacity ?? 16 * opts.slots, maxDelayMs: opts.maxDelayMs ?? 250, sheddingSlots: opts.sheddingSlots };
+  const queue = new AdmissionQueue(limits, () => Date.now());
   let inFlight = 0;
+  let mostInFlightWhileShedding = 0;
   const served: Array<{ at: number; ms: number }> = [];
   const refused: Array<{ at: number; ms: number }> = [];
   const request = (done?: () => void, serviceMs = opts.serviceMs) => {
     const arrived = Date.now();
     const run = () => {
       inFlight++;
+      if (queue.slots < opts.slots) mostInFlightWhileShedding = Math.max(mostInFlightWhileShedding, inFlight);
       setTimeout(() => {
         inFlight--;
         queue.served(serviceMs);
         served.push({ at: arrived, ms: Date.now() - arrived });
-        if (inFlight < opts.slots) queue.admitNext();
+        while (inFlight < queue.slots && queue.length > 0) queue.admitNext();
         done?.();
       }, serviceMs);
     };
@@ -25,12 +28,12 @@ function simulate(opts: { slots: number; serviceMs: number; capacity?: number; m
       refused.push({ at: arrived, ms: Date.now() - arrived });
       done?.();
     };
-    if (inFlight < opts.slots && queue.length === 0) return run();
+    if (inFlight < queue.slots && queue.length === 0) return run();
     const waiting = queue.enter(run, refuse);
     if ('refused' in waiting) refuse();
     return waiting;
   };
-  return { queue, request, served, refused };
+  return { queue, request, served, refused, mostInFlightWhileShedding: () => mostInFlightWhileShedding };
 }
 
 const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(0.99 * xs.length))] ?? NaN;
@@ -152,5 +155,78 @@ describe('AdmissionQueue', () => {
     sim.request();
     sim.request();
     expect(sim.refused).toEqual([{ at: expect.any(Number), ms: 0 }]);
+  });
+
+  describe('with one slot while shedding (embedded mode: the event loop is the slot)', () => {
+    it('still serves 8 concurrent short requests on 2 slots, none refused, two at a time', () => {
+      const sim = simulate({ slots: 2, serviceMs: 10, sheddingSlots: 1 });
+      for (let i = 0; i < 8; i++) sim.request();
+      jest.runAllTimers();
+      expect(sim.refused).toHaveLength(0);
+      expect(sim.served).toHaveLength(8);
+      expect(Math.max(...sim.served.map((s) => s.ms))).toBe(40);
+    });
+
+    it('serves 8 clients asking one after another on 2 slots, none refused', () => {
+      const sim = simulate({ slots: 2, serviceMs: 10, sheddingSlots: 1 });
+      let stop = false;
+      const client = () => sim.request(() => !stop && client());
+      for (let i = 0; i < 8; i++) client();
+      jest.advanceTimersByTime(5_000);
+      stop = true;
+      jest.runAllTimers();
+      expect(sim.refused).toHaveLength(0);
+      expect(sim.served.length).toBeGreaterThanOrEqual(990);
+    });
+
+    it('runs one request at a time under a sustained flood, refusing the rest at once and keeping the accepted near the unloaded latency', () => {
+      const sim = simulate({ slots: 2, serviceMs: 10, sheddingSlots: 1 });
+      for (let i = 0; i < 20; i++) sim.request();
+      jest.runAllTimers();
+      const before = sim.served.length;
+      // 400 requests/s offered for 10 s where the 2 slots serve 200/s.
+      const flood = setInterval(() => {
+        sim.request();
+        sim.request();
+      }, 5);
+      jest.advanceTimersByTime(10_000);
+      clearInterval(flood);
+      jest.runAllTimers();
+      const accepted = sim.served.slice(before).map((s) => s.ms);
+      expect(sim.mostInFlightWhileShedding()).toBe(1);
+      expect(accepted.length).toBeGreaterThanOrEqual(950); // the one slot stayed busy: one waits for it
+      expect(sim.refused.length).toBeGreaterThanOrEqual(2900);
+      expect(p99(sim.refused.map((r) => r.ms))).toBeLessThan(50);
+      expect(p99(accepted)).toBeLessThanOrEqual(3 * 10);
+    });
+
+    it('keeps the waiters of a burst on a quiet queue when the burst overflows it (no trimming), each refused only past its budget', () => {
+      const sim = simulate({ slots: 2, serviceMs: 10, capacity: 32, sheddingSlots: 1 });
+      for (let i = 0; i < 20; i++) sim.request();
+      jest.runAllTimers();
+      const before = sim.served.length;
+      for (let i = 0; i < 40; i++) sim.request();
+      // 2 start, 32 wait, 6 find the queue full.
+      expect(sim.refused).toHaveLength(6);
+      expect(sim.queue.length).toBe(32);
+      jest.runAllTimers();
+      // One slot while shedding: a waiter still waiting at the budget plus a service time (260 ms) is refused then.
+      expect(sim.served.length - before).toBeGreaterThanOrEqual(2 + 24);
+      expect(sim.refused.slice(6).every((r) => r.ms >= 260)).toBe(true);
+    });
+
+    it('goes back to every slot once the overload has passed', () => {
+      const sim = simulate({ slots: 2, serviceMs: 10, capacity: 1, sheddingSlots: 1 });
+      sim.request();
+      sim.request();
+      sim.request();
+      sim.request(); // the queue (capacity 1) is full: refused, the queue sheds
+      expect(sim.refused).toHaveLength(1);
+      expect(sim.queue.slots).toBe(1);
+      jest.advanceTimersByTime(SHEDDING_HOLD_MS + 1);
+      expect(sim.queue.slots).toBe(2);
+      jest.runAllTimers();
+      expect(sim.served).toHaveLength(3);
+    });
   });
 });
