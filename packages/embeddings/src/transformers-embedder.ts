@@ -17,6 +17,8 @@ export interface TransformersOptions {
   modelHost?: string;
   /** Default 'worker'. 'main' blocks the event loop for each model call (tests under jest use it: see model-thread.ts). */
   thread?: ModelThreadChoice;
+  /** ONNX Runtime's intra-op threads per model call (model thread only); 0 or absent: its default, one per physical core. */
+  intraOpThreads?: number;
 }
 
 /** One model call: pooled, normalised vectors of `texts`, padded to the longest. */
@@ -86,8 +88,8 @@ export class TransformersEmbedder implements Embedder {
   }
 
   private async loadInModelThread(): Promise<ModelCall> {
-    const { model, modelDir, allowRemoteModels, quantized, modelHost } = this.options;
-    const options = { model, modelDir, allowRemoteModels, quantized, modelHost };
+    const { model, modelDir, allowRemoteModels, quantized, modelHost, intraOpThreads } = this.options;
+    const options = { model, modelDir, allowRemoteModels, quantized, modelHost, intraOpThreads };
     const key = JSON.stringify(options);
     await modelThread().load(key, options);
     return (texts) => modelThread().run(key, texts);
