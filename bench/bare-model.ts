@@ -56,7 +56,7 @@ export class BareModel {
 async function serve(): Promise<void> {
   const config = loadConfig();
   const thread = process.argv[process.argv.indexOf('--bare-model') + 1] === 'worker' ? 'worker' : 'main';
-  const embedder = new TransformersEmbedder({ ...ensureGeneratedModel({ full: true }), allowRemoteModels: false, quantized: config.embedding.quantized, thread });
+  const embedder = new TransformersEmbedder({ ...ensureGeneratedModel({ full: true }), allowRemoteModels: false, quantized: config.embedding.quantized, thread, intraOpThreads: config.embedding.intraOpThreads });
   await embedder.load();
   // Every sequence length the bench's queries have, so no call pays a first-shape cost.
   for (let words = 1; words <= 40; words++) await embedder.embedPadded([Array(words).fill('warm').join(' ')]);

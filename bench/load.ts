@@ -198,7 +198,7 @@ function row(cells: Array<string | number>, widths: number[]): string {
   return cells.map((c, i) => (typeof c === 'number' ? fmt(c) : c).padStart(widths[i]!)).join(' ');
 }
 
-const BOUNDS = ['MAX_IN_FLIGHT_REQUESTS', 'MAX_QUEUED_REQUESTS', 'MAX_QUEUE_DELAY_MS', 'DB_POOL_MAX', 'EMBEDDING_THREAD'];
+const BOUNDS = ['MAX_IN_FLIGHT_REQUESTS', 'MAX_QUEUED_REQUESTS', 'MAX_QUEUE_DELAY_MS', 'DB_POOL_MAX', 'EMBEDDING_THREAD', 'EMBEDDING_INTRA_OP_THREADS'];
 
 async function main(): Promise<void> {
   if (process.argv.includes('--serve')) return serve();
@@ -233,6 +233,7 @@ async function main(): Promise<void> {
       MAX_QUEUE_DELAY_MS: config.backpressure.maxQueueDelayMs,
       DB_POOL_MAX: config.dbPoolMax,
       EMBEDDING_THREAD: config.embedding.thread,
+      EMBEDDING_INTRA_OP_THREADS: config.embedding.intraOpThreads,
     };
     const bounds = BOUNDS.map((k) => `${k}=${process.env[k] ?? `${defaults[k]} (default)`}`).join(' ');
     console.log(`${memories} memories (${target.seeded}), ${mode} mode; POST /v1/memories/search (semantic), every query unseen; ${seconds} s per step`);

@@ -23,7 +23,7 @@ export interface BenchModel {
 export async function loadBenchModel(): Promise<BenchModel> {
   const config = loadConfig();
   const generated = ensureGeneratedModel({ full: true });
-  const embedder = new TransformersEmbedder({ ...generated, allowRemoteModels: false, quantized: config.embedding.quantized, thread: config.embedding.thread });
+  const embedder = new TransformersEmbedder({ ...generated, allowRemoteModels: false, quantized: config.embedding.quantized, thread: config.embedding.thread, intraOpThreads: config.embedding.intraOpThreads });
   await embedder.load();
   await embedder.embed(['warm up the session', 'and its second input shape']);
   return {

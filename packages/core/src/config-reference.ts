@@ -44,6 +44,10 @@ export const CONFIG_MEANINGS: Readonly<Record<string, { meaning: string; default
   EMBEDDING_QUERY_CACHE_SIZE: { meaning: 'search query embeddings kept per API process (LRU); `0`: off' },
   EMBEDDING_QUANTIZED: { meaning: 'load `onnx/model_quantized.onnx` rather than `onnx/model.onnx`' },
   EMBEDDING_THREAD: { meaning: "where the model runs: `worker`, a thread of its own per process, or `main`, the event loop's thread" },
+  EMBEDDING_INTRA_OP_THREADS: {
+    meaning:
+      "ONNX Runtime's threads per model call. 1: no thread pool spinning between calls beside the event loop and PostgreSQL (about half the CPU per query embed on a 2-core box); raise it on a box with spare cores for a lower single-call latency; 0: the runtime's own default (one per core)",
+  },
   EMBEDDING_WORKER_CONCURRENCY: { meaning: 'batches in the model at once per worker' },
   EMBEDDING_BATCH_SIZE: { meaning: 'memories a worker claims per batch' },
   EMBEDDING_BATCH_WAIT_MS: { meaning: 'how long a busy worker waits for more work to share a batch (an idle one claims at once)' },

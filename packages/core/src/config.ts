@@ -57,6 +57,8 @@ export interface Config {
     quantized: boolean;
     /** Where the model runs: 'worker', a thread of its own (the event loop goes on meanwhile), or 'main'. */
     thread: 'worker' | 'main';
+    /** ONNX Runtime's intra-op threads per model call (default 1: no spinning pool beside the event loop and PostgreSQL); 0: its own default, one per physical core. */
+    intraOpThreads: number;
     /** Query embeddings kept per process (LRU over model + text); 0 turns the cache off. */
     queryCacheSize: number;
     /** Embedded mode may fall back to the lexical embedder when the model files are absent. */
@@ -171,6 +173,7 @@ const schema = Joi.object({
   EMBEDDING_QUERY_CACHE_SIZE: Joi.number().integer().min(0).max(1_000_000).default(1_000),
   EMBEDDING_QUANTIZED: Joi.boolean().default(true),
   EMBEDDING_THREAD: Joi.string().valid('worker', 'main').default('worker'),
+  EMBEDDING_INTRA_OP_THREADS: Joi.number().integer().min(0).max(64).default(1),
   EMBEDDING_WORKER_CONCURRENCY: Joi.number().integer().min(1).max(64).default(2),
   EMBEDDING_BATCH_SIZE: Joi.number().integer().min(1).max(256).default(32),
   EMBEDDING_BATCH_WAIT_MS: Joi.number().integer().min(0).max(10_000).default(20),
@@ -272,6 +275,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       modelHost: v.EMBEDDING_MODEL_HOST,
       quantized: v.EMBEDDING_QUANTIZED,
       thread: v.EMBEDDING_THREAD,
+      intraOpThreads: v.EMBEDDING_INTRA_OP_THREADS,
       queryCacheSize: v.EMBEDDING_QUERY_CACHE_SIZE,
       allowLexicalFallback: mode === 'embedded',
     },

@@ -14,6 +14,7 @@ export interface EmbedderConfig {
   modelHost: string;
   quantized: boolean;
   thread?: ModelThreadChoice;
+  intraOpThreads?: number;
   allowLexicalFallback: boolean;
 }
 

@@ -4,6 +4,7 @@ import type { Embedder } from './embedder';
 import { CoalescedCalls } from './coalesced-calls';
 import { inLengthBuckets } from './length-buckets';
 import { modelThread } from './model-thread/model-thread';
+import { withIntraOpThreads } from './onnx-session-options';
 
 /** Where the model runs: the process's model thread (model-thread.ts), or the calling thread. */
 export type ModelThreadChoice = 'worker' | 'main';
@@ -17,6 +18,8 @@ export interface TransformersOptions {
   modelHost?: string;
   /** Default 'worker'. 'main' blocks the event loop for each model call (tests under jest use it: see model-thread.ts). */
   thread?: ModelThreadChoice;
+  /** ONNX Runtime's intra-op threads per model call; 0 or absent: its default, one per physical core. */
+  intraOpThreads?: number;
 }
 
 /** One model call: pooled, normalised vectors of `texts`, padded to the longest. */
@@ -86,22 +89,24 @@ export class TransformersEmbedder implements Embedder {
   }
 
   private async loadInModelThread(): Promise<ModelCall> {
-    const { model, modelDir, allowRemoteModels, quantized, modelHost } = this.options;
-    const options = { model, modelDir, allowRemoteModels, quantized, modelHost };
+    const { model, modelDir, allowRemoteModels, quantized, modelHost, intraOpThreads } = this.options;
+    const options = { model, modelDir, allowRemoteModels, quantized, modelHost, intraOpThreads };
     const key = JSON.stringify(options);
     await modelThread().load(key, options);
     return (texts) => modelThread().run(key, texts);
   }
 
   private async loadHere(): Promise<ModelCall> {
-    const { model, modelDir, allowRemoteModels, quantized, modelHost } = this.options;
+    const { model, modelDir, allowRemoteModels, quantized, modelHost, intraOpThreads } = this.options;
     const transformers = await import('@xenova/transformers');
     transformers.env.localModelPath = path.resolve(modelDir);
     transformers.env.allowLocalModels = true;
     transformers.env.allowRemoteModels = allowRemoteModels;
     transformers.env.cacheDir = path.resolve(modelDir);
     if (modelHost) transformers.env.remoteHost = `${modelHost.replace(/\/+$/, '')}/`;
-    const extractor = (await transformers.pipeline('feature-extraction', model, { quantized })) as unknown as FeatureExtractor;
+    const extractor = (await withIntraOpThreads(intraOpThreads, modelDir, model, quantized, () =>
+      transformers.pipeline('feature-extraction', model, { quantized }),
+    )) as unknown as FeatureExtractor;
     return async (texts) => {
       const output = await extractor(texts, { pooling: 'mean', normalize: true });
       const dims = output.dims[output.dims.length - 1]!;

@@ -1,5 +1,5 @@
 import type { Db, RetieringSettingsRow } from '@ams/db';
-import { retieringRepository } from '@ams/db';
+import { retieringRepository, searchEventsRepository } from '@ams/db';
 import type { Dispatch } from './deps';
 import { dispatchAfterCommit, memoryEventData, recordEvents } from './events';
 import { asActor } from './history';
@@ -31,6 +31,8 @@ export interface RetierOutcome {
  * `changes: ['tier']` and `retiered`) in its batch's transaction.
  */
 export async function retierAccount(db: Db, settings: RetieringSettingsRow, options: RetierOptions): Promise<RetierOutcome> {
+  // This process's searches still being recorded (written after they answered) count as recalls before now.
+  await searchEventsRepository.written();
   const now = options.now ?? new Date();
   const foldUntil = new Date(now.getTime() - (options.foldLagMs ?? 60_000));
   const folded =

@@ -107,16 +107,16 @@ async function graphLeg(db: Db, f: SearchFilters, query: string, k: number): Pro
 }
 
 /**
- * Writes a search's record on the primary, beside the search's read and never inside it, so the
- * read could be served elsewhere. Outside the request's cancellation (the search was asked, even
- * if its client left). A failure is logged and never fails the search.
+ * Writes a search's record on the primary, beside the search's read and never inside it (so the
+ * read could be served elsewhere), after the answer has gone out: the search does not wait for it.
+ * Reads of search_events in this process wait for it (searchEventsRepository.written), so stats
+ * read right after a search include it. Outside the request's cancellation (the search was asked,
+ * even if its client left). A failure is logged and never fails the search.
  */
-async function recordSearch({ primary, logger }: SearchDeps, event: SearchEvent): Promise<void> {
-  try {
-    await detachedFromRequest(() => searchEventsRepository.record(primary, event));
-  } catch (err) {
-    logger.warn('search not recorded', { error: (err as Error).message, search_mode: event.searchMode });
-  }
+function recordSearch({ primary, logger }: SearchDeps, event: SearchEvent): void {
+  detachedFromRequest(() => searchEventsRepository.recordAfterAnswer(primary, event)).catch((err: Error) =>
+    logger.warn('search not recorded', { error: err.message, search_mode: event.searchMode }),
+  );
 }
 
 /**
@@ -166,21 +166,17 @@ export async function searchMemories(deps: SearchDeps, caller: Caller, body: Sea
   const { queryVector } = ranked;
   const scored = body.recency_half_life ? await weighByRecency(db, caller.accountId, ranked.scored, body.recency_half_life, body.as_of ?? new Date()) : ranked.scored;
   const kept = scored.filter((c) => c.score >= body.min_score).slice(0, body.limit);
-  // The record is written while the rows are read: awaited (stats read right after include this
-  // search), at no cost in latency (the INSERT does not wait for its flush and is quicker than the read).
-  const [hits] = await Promise.all([
-    kept.every((c) => c.row) ? kept.map((c) => ({ ...c.row!, score: c.score })) : searchHitsRepository.hydrate(db, caller.accountId, kept),
-    recordSearch(deps, {
-      accountId: caller.accountId,
-      agentId: agent === 'none' ? null : agent,
-      query: body.query,
-      searchMode: body.search_mode,
-      resultCount: kept.length,
-      avgScore: kept.length ? kept.reduce((sum, c) => sum + c.score, 0) / kept.length : null,
-      responseMs: performance.now() - started,
-      memoryIds: kept.map((c) => c.id),
-    }),
-  ]);
+  const hits = kept.every((c) => c.row) ? kept.map((c) => ({ ...c.row!, score: c.score })) : await searchHitsRepository.hydrate(db, caller.accountId, kept);
+  recordSearch(deps, {
+    accountId: caller.accountId,
+    agentId: agent === 'none' ? null : agent,
+    query: body.query,
+    searchMode: body.search_mode,
+    resultCount: kept.length,
+    avgScore: kept.length ? kept.reduce((sum, c) => sum + c.score, 0) / kept.length : null,
+    responseMs: performance.now() - started,
+    memoryIds: kept.map((c) => c.id),
+  });
   const breakdowns = new Map(kept.map((c) => [c.id, c]));
   const vectorForCompress = body.compress ? (queryVector ?? (await embedQuery(deps.embedder, body.query))) : undefined;
   const compressed = vectorForCompress

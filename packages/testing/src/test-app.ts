@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import supertest from 'supertest';
 import { createLogger, loadConfig, Config } from '@ams/core';
-import { accountsRepository, CommonWords, createDatabase, Database } from '@ams/db';
+import { accountsRepository, CommonWords, createDatabase, Database, searchEventsRepository } from '@ams/db';
 import { Embedder, LexicalEmbedder } from '@ams/embeddings';
 import type { Registry } from 'prom-client';
 import { apiMetrics, connectRedis, createApp, createIngestion, issueApiKey, startReadRouting, type AppContext, type RedisConnection, type Scope } from '@ams/api';
@@ -118,6 +118,7 @@ export async function createTestApp(
       if (!opts.redis) await redis?.close();
       await ctx.readRouting?.close();
       await ctx.commonWords.close();
+      await searchEventsRepository.written();
       if (owned) await db.close();
       if (violations.length) throw new Error(`responses that do not match the OpenAPI document:\n${[...new Set(violations)].join('\n')}`);
     },

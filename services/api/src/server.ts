@@ -1,5 +1,5 @@
 import { createLogger, loadConfig, runService, secretBoxFor } from '@ams/core';
-import { CommonWords, createDatabase, migrateLatest, sealWebhookSecrets } from '@ams/db';
+import { CommonWords, createDatabase, migrateLatest, sealWebhookSecrets, searchEventsRepository } from '@ams/db';
 import { createEmbedder, SwitchableEmbedder, withQueryCache } from '@ams/embeddings';
 import { followActiveModel, modelLoader } from '@ams/ingestion';
 import { serveMetrics } from '@ams/metrics';
@@ -90,6 +90,8 @@ runService(SHUTDOWN_GRACE_MS, async () => {
       await redis?.close();
       await readRouting?.close();
       await ctx.commonWords.close();
+      // Searches answered before the stop are still being recorded.
+      await searchEventsRepository.written();
       await db.close();
     },
   };

@@ -77,8 +77,16 @@ describe('loadConfig', () => {
     [{ EMBEDDING_WORKER_METRICS_PORT: '70000' }, 'EMBEDDING_WORKER_METRICS_PORT'],
     [{ EMBEDDING_MODEL_HOST: 'ftp://hub' }, 'EMBEDDING_MODEL_HOST'],
     [{ EMBEDDING_QUERY_CACHE_SIZE: '-1' }, 'EMBEDDING_QUERY_CACHE_SIZE'],
+    [{ EMBEDDING_INTRA_OP_THREADS: '-1' }, 'EMBEDDING_INTRA_OP_THREADS'],
+    [{ EMBEDDING_INTRA_OP_THREADS: 'all' }, 'EMBEDDING_INTRA_OP_THREADS'],
   ])('rejects the embedding worker setting %p', (env, name) => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name}:`));
+  });
+
+  it("runs the model on one ONNX Runtime intra-op thread unless told otherwise (0: the runtime's own default)", () => {
+    expect(loadConfig({}).embedding.intraOpThreads).toBe(1);
+    expect(loadConfig({ EMBEDDING_INTRA_OP_THREADS: '0' }).embedding.intraOpThreads).toBe(0);
+    expect(loadConfig({ EMBEDDING_INTRA_OP_THREADS: '2' }).embedding.intraOpThreads).toBe(2);
   });
 
   it('lets sixteen times the in-flight bound wait for a slot, within a 500 ms budget, unless told otherwise', () => {

@@ -14,6 +14,9 @@ export interface SearchEvent {
   memoryIds?: string[];
 }
 
+/** This process's search records still being written (each settles, never rejects). */
+const writing = new Set<Promise<void>>();
+
 export const searchEventsRepository = {
   /**
    * Records one search, on the primary (never inside the search's read). It commits without
@@ -29,8 +32,30 @@ export const searchEventsRepository = {
     );
   },
 
-  /** Recall activity and search analytics of one agent (index search_events_account_agent_idx). */
+  /**
+   * Writes the record once the current turn is done (the search's answer goes out first) and
+   * returns the write, which the caller must handle. Until it settles, written() waits for it: a
+   * read of search_events in this process after the search answered still sees the search.
+   */
+  recordAfterAnswer(db: Knex, e: SearchEvent): Promise<void> {
+    const write = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.record(db, e));
+    const settled = write.then(
+      () => undefined,
+      () => undefined,
+    );
+    writing.add(settled);
+    void settled.then(() => writing.delete(settled));
+    return write;
+  },
+
+  /** Resolves once every record this process began writing so far is written (or failed). */
+  async written(): Promise<void> {
+    await Promise.all([...writing]);
+  },
+
+  /** Recall activity and search analytics of one agent (index search_events_account_agent_idx); includes this process's searches still being recorded. */
   async summaryForAgent(db: Knex, accountId: string, agentId: string) {
+    await this.written();
     const totals = await db('search_events')
       .where({ account_id: accountId, agent_id: agentId })
       .first(

@@ -8,6 +8,8 @@ export interface PipelineOptions {
   quantized: boolean;
   allowRemoteModels: boolean;
   modelHost?: string;
+  /** ONNX Runtime's intra-op threads; 0 or absent: its default (one per physical core). */
+  intraOpThreads?: number;
 }
 
 interface Reply {

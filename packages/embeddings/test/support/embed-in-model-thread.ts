@@ -3,6 +3,7 @@
  * it on its main thread): embeds argv's texts on the model thread while timing the event loop, and
  * prints what it saw as JSON.
  */
+import fs from 'node:fs';
 import { TransformersEmbedder } from '../../src';
 
 async function main(): Promise<void> {
@@ -20,7 +21,13 @@ async function main(): Promise<void> {
   const short = new TransformersEmbedder({ model: shortWindowModel!, modelDir: modelDir!, allowRemoteModels: false, quantized: true, thread: 'worker' });
   const failure = await short.embed(['word '.repeat(40)]).then(() => null, (err: Error) => err.message);
   const after = Array.from((await embedder.embed([texts[0]!]))[0]!);
-  process.stdout.write(JSON.stringify({ vectors, batch, ticks, failure, after }));
+  // The same model with 3 intra-op threads: its session adds 2 to the caller's (from its file: see worker.mjs).
+  const threads = () => fs.readdirSync('/proc/self/task').length;
+  const before = threads();
+  const three = new TransformersEmbedder({ model: model!, modelDir: modelDir!, allowRemoteModels: false, quantized: true, thread: 'worker', intraOpThreads: 3 });
+  const same = Array.from((await three.embed([texts[0]!]))[0]!);
+  const threadsAdded = threads() - before;
+  process.stdout.write(JSON.stringify({ vectors, batch, ticks, failure, after, same, threadsAdded }));
 }
 
 void main();

@@ -56,19 +56,22 @@ describe('TransformersEmbedder', () => {
     expect(norm(v!)).toBeCloseTo(1, 4);
   });
 
-  it("runs the model on the process's model thread: same vectors, the event loop free meanwhile, a run's failure only its caller's", () => {
+  it("runs the model on the process's model thread: same vectors, the event loop free meanwhile, a run's failure only its caller's, its intra-op threads as configured", () => {
     const short = ensureGeneratedModel({ kind: 'short-window' });
     expect(short.modelDir).toBe(modelDir);
     const texts = ['first memory about postgres', 'second, longer memory about redis queues and workers'];
     // Its own process: this one has onnxruntime-node on its main thread (see model-thread.ts).
     const script = path.join(__dirname, '../support/embed-in-model-thread.ts');
     const out = execFileSync(process.execPath, ['--import', 'tsx', script, modelDir, model, short.model, ...texts], { cwd: ROOT, env: { ...process.env, EMBEDDING_THREAD: 'worker' }, stdio: ['ignore', 'pipe', 'ignore'] });
-    const seen = JSON.parse(out.toString()) as { vectors: number[][]; batch: number[][]; ticks: number; failure: string | null; after: number[] };
+    const seen = JSON.parse(out.toString()) as { vectors: number[][]; batch: number[][]; ticks: number; failure: string | null; after: number[]; same: number[]; threadsAdded: number };
     return embedder.embed(texts).then((here) => {
       for (const list of [seen.vectors, seen.batch]) list.forEach((v, i) => v.forEach((x, j) => expect(x).toBeCloseTo(here[i]![j]!, 4)));
       expect(seen.ticks).toBeGreaterThan(0);
       expect(seen.failure).toEqual(expect.any(String));
       seen.after.forEach((x, j) => expect(x).toBeCloseTo(here[0]![j]!, 4));
+      // intraOpThreads reaches ONNX Runtime: the same vectors from a session with its own thread count.
+      seen.same.forEach((x, j) => expect(x).toBeCloseTo(here[0]![j]!, 4));
+      expect(seen.threadsAdded).toBe(2);
     });
   });
 

@@ -1,7 +1,7 @@
-import { memoriesRepository } from '@ams/db';
+import { memoriesRepository, searchEventsRepository } from '@ams/db';
 import { toPgVector } from '@ams/embeddings';
 import { entityNamesInQuery, reciprocalRankFusion } from '@ams/memories';
-import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp } from '@ams/testing';
+import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp, testBackend } from '@ams/testing';
 
 type Hit = { memory: { id: string; content: string }; score: number; score_breakdown?: Record<string, unknown> };
 
@@ -111,10 +111,11 @@ describe('POST /v1/memories/search', () => {
     expect(content).toContain('Kafka consumer lag');
   });
 
-  it.each(['semantic', 'keyword', 'hybrid'])('leaves the record of a %s search in search_events by the time it answers', async (mode) => {
+  it.each(['semantic', 'keyword', 'hybrid'])('records a %s search in search_events once it answered (this process\'s reads wait for it)', async (mode) => {
     const query = `recorded ${mode} database query`;
     const res = await search({ query, search_mode: mode, agent_id: 'searcher' });
     expect(res.status).toBe(200);
+    await searchEventsRepository.written();
     const recorded = await t.ctx.db.knex('search_events').where({ account_id: acct.accountId, query });
     const agent = await t.ctx.db.knex('agents').where({ account_id: acct.accountId, name: 'searcher' }).first();
     expect(recorded).toEqual([expect.objectContaining({ agent_id: agent.id, search_mode: mode, result_count: res.body.data.length })]);
@@ -127,8 +128,31 @@ describe('POST /v1/memories/search', () => {
   it('records a search that matches nothing (an unknown agent name) with no results', async () => {
     const query = 'recorded query of nobody';
     expect((await search({ query, agent_id: 'nobody-at-all' })).body.data).toEqual([]);
+    await searchEventsRepository.written();
     const recorded = await t.ctx.db.knex('search_events').where({ account_id: acct.accountId, query });
     expect(recorded).toEqual([expect.objectContaining({ agent_id: null, result_count: 0, avg_score: null })]);
+  });
+
+  // PGlite has one connection: a second one cannot hold the table while the search runs.
+  (testBackend() === 'postgres' ? it : it.skip)('answers without waiting for its record, which stats and written() then wait for', async () => {
+    const db = t.ctx.db.knex;
+    const query = 'answered while its record waits for a lock';
+    const hold = await db.transaction();
+    try {
+      // Blocks every INSERT into search_events until released, not the search's reads.
+      await hold.raw('LOCK TABLE search_events IN EXCLUSIVE MODE');
+      const res = await search({ query, agent_id: 'searcher' });
+      expect(res.status).toBe(200);
+      let written = false;
+      const pending = searchEventsRepository.written().then(() => (written = true));
+      await new Promise((r) => setImmediate(r));
+      expect(written).toBe(false);
+      await hold.commit();
+      await pending;
+    } finally {
+      if (!hold.isCompleted()) await hold.rollback();
+    }
+    expect(await db('search_events').where({ account_id: acct.accountId, query })).toHaveLength(1);
   });
 
   it('answers a search whose record cannot be written, and records the next one', async () => {
@@ -142,10 +166,12 @@ describe('POST /v1/memories/search', () => {
     try {
       const before = await records();
       const res = await search({ query: failing });
+      await searchEventsRepository.written();
       expect(res.status).toBe(200);
       expect(res.body.data[0].memory.id).toBe(ids.pg);
       expect(await records()).toBe(before);
       expect((await search({ query: 'recorded after a refused one' })).status).toBe(200);
+      await searchEventsRepository.written();
       expect(await db('search_events').where({ account_id: acct.accountId, query: 'recorded after a refused one' })).toHaveLength(1);
     } finally {
       await db.raw('DROP TRIGGER refuse_search_record ON search_events');
