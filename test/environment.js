@@ -4,7 +4,8 @@
 // and belongs to no file's realm (a file's own objects kept here would keep its whole sandbox alive).
 // The test harness uses it to start each file's in-memory PGlite from work done once per worker
 // (@ams/testing's pglite-start.ts): compiled WebAssembly, the file-system bundle, a migrated data directory;
-// and for the test apps' OpenAPI response check, compiled once per worker (test/openapi-response-check.js).
+// for the test apps' OpenAPI response check, compiled once per worker (test/openapi-response-check.js);
+// and compromise, whose load builds its lexicon (test/shared/compromise.js).
 const asyncHooks = require('node:async_hooks');
 const fs = require('node:fs');
 const { TestEnvironment } = require('jest-environment-node');
@@ -36,6 +37,8 @@ const workerStore = Object.freeze({
   openApiResponseCheck,
   /** The request property where that check files a finding: the app's list, set by the file's wrapper. */
   openApiViolations: VIOLATIONS,
+  /** compromise, loaded once per worker (test/shared/compromise.js). */
+  compromise: () => require('compromise'),
 });
 
 /**
