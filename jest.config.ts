@@ -9,7 +9,8 @@ const shared: Config.InitialProjectOptions = {
     '^.+\\.ts$': ['ts-jest', { diagnostics: false, tsconfig: { module: 'commonjs', moduleResolution: 'node', isolatedModules: true } }],
   },
   runtime: '<rootDir>/test/runtime.js',
-  moduleNameMapper: { '^@xenova/transformers$': '<rootDir>/test/esm/xenova-transformers.js' },
+  // compromise: the worker's one copy (test/shared/compromise.js), not a fresh load per file.
+  moduleNameMapper: { '^@xenova/transformers$': '<rootDir>/test/esm/xenova-transformers.js', '^compromise$': '<rootDir>/test/shared/compromise.js' },
   testEnvironment: '<rootDir>/test/environment.js',
   moduleFileExtensions: ['ts', 'js', 'json'],
   // Each jest worker's own database and Redis key prefix (see test/global-setup.ts).

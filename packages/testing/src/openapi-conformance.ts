@@ -1,20 +1,42 @@
-import express, { Express } from 'express';
-import * as OpenApiValidator from 'express-openapi-validator';
-import { documentOf, ROUTE_DOCS, routeKey, validationTrace } from '@ams/api';
+import express, { Express, RequestHandler } from 'express';
+import { documentOf, ROUTE_DOCS, routeKey, validationTrace, walkRoutes } from '@ams/api';
 import type { Schema } from 'joi';
+
+/** The jest worker's store (test/environment.js): the OpenAPI response check, made once per worker and document. */
+interface ResponseCheckStore {
+  openApiResponseCheck(routes: string, documentJson: () => string): RequestHandler[];
+  openApiViolations: string;
+}
+
+/**
+ * The worker's check for this app's document. The document follows from the app's routes (and the
+ * route docs, the same code all run long), so they are its key: an app with the routes of one seen
+ * before builds no document (about a second and a half of joi-to-JSON-Schema conversions).
+ */
+function responseCheck(app: Express): { middleware: RequestHandler[]; violationsKey: string } {
+  const store = (globalThis as { __AMS_WORKER_STORE__?: ResponseCheckStore }).__AMS_WORKER_STORE__;
+  if (!store) throw new Error("the test app's OpenAPI checks need the repository's jest environment (test/environment.js)");
+  const middleware = store.openApiResponseCheck(JSON.stringify(walkRoutes(app)), () => JSON.stringify(documentOf(app, ROUTE_DOCS)));
+  return { middleware, violationsKey: store.openApiViolations };
+}
 
 /**
  * Wraps an app so that every response it sends is checked against the OpenAPI document (status
  * listed, body matching its schema: express-openapi-validator, on ajv), and every route validates
  * with the joi schemas its route doc names. Findings are collected; the test app's close() fails on them.
+ * The validator is the jest worker's for this document (test/openapi-response-check.js): its
+ * document checked and its schemas compiled once per worker, not once per app.
  */
 export function withConformanceChecks(app: Express): { app: Express; violations: string[] } {
   const violations: string[] = [];
+  const { middleware, violationsKey } = responseCheck(app);
   const outer = express();
   outer.set('query parser', 'simple');
   // The app's own locals stay reachable through the wrapper (tests read app.locals.load).
   outer.locals = app.locals;
   outer.use((req, res, next) => {
+    // Where the shared validator files this app's findings.
+    (req as unknown as Record<string, unknown>)[violationsKey] = violations;
     const traced: Schema[] = [];
     res.on('finish', () => {
       const route = req.route as { path?: unknown } | undefined;
@@ -35,18 +57,7 @@ export function withConformanceChecks(app: Express): { app: Express; violations:
       app(req, res, next);
     }
   });
-  outer.use(
-    OpenApiValidator.middleware({
-      apiSpec: documentOf(app, ROUTE_DOCS) as never,
-      validateRequests: false,
-      validateSecurity: false,
-      ignoreUndocumented: true,
-      validateResponses: {
-        onError: (error: Error, body: unknown, req: express.Request) =>
-          violations.push(`${req.method} ${req.originalUrl}: ${error.message} — body ${JSON.stringify(body).slice(0, 300)}`),
-      },
-    }),
-  );
+  outer.use(middleware);
   // Answered here, never reaching the app (nor its rate limiter): lets the validator load the document first.
   outer.get(WARM_UP_PATH, (_req, res) => void res.status(204).end());
   outer.use(app);

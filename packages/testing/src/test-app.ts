@@ -4,7 +4,7 @@ import { createLogger, loadConfig, Config } from '@ams/core';
 import { accountsRepository, CommonWords, createDatabase, Database, searchEventsRepository } from '@ams/db';
 import { Embedder, LexicalEmbedder } from '@ams/embeddings';
 import type { Registry } from 'prom-client';
-import { apiMetrics, connectRedis, createApp, createIngestion, issueApiKey, startReadRouting, type AppContext, type RedisConnection, type Scope } from '@ams/api';
+import { apiMetrics, closeApp, connectRedis, createApp, createIngestion, issueApiKey, startReadRouting, type AppContext, type RedisConnection, type Scope } from '@ams/api';
 import { modelLoader } from '@ams/ingestion';
 import { waitFor } from './wait';
 import { createTestPglite } from './test-pglite';
@@ -111,8 +111,8 @@ export async function createTestApp(
     ctx,
     request: () => supertest.agent(app),
     async close() {
-      // The app's load gauge samples on a timer: left running, it would keep this app (and its test file's modules) alive.
-      (api.locals.load as { close?: () => void } | undefined)?.close?.();
+      // The app's timers (load gauge, rate limiters): left running, they would keep this app, and its test file's modules, alive.
+      await closeApp(api);
       await ctx.imports?.close();
       await ingestion?.close();
       if (!opts.redis) await redis?.close();

@@ -52,6 +52,18 @@ import { webhooksRouter } from './routes/webhooks/webhooks.router';
 export const BODY_LIMIT = '1mb';
 export const BATCH_BODY_LIMIT = '10mb';
 
+/** What each app started that runs on its own: the load gauge's sampler, the rate limiters' sweeps and census. */
+const closers = new WeakMap<Express, () => Promise<void>>();
+
+/**
+ * Stops what createApp started (not the context's database, Redis or workers: their owner closes
+ * those). Left running, those timers would keep the app, and a test file's whole module graph, alive.
+ */
+export async function closeApp(app: Express): Promise<void> {
+  await closers.get(app)?.();
+  closers.delete(app);
+}
+
 /** Builds the Express app without listening: server.ts listens, tests mount it with supertest. */
 export function createApp(ctx: AppContext): Express {
   const app = express();
@@ -64,8 +76,9 @@ export function createApp(ctx: AppContext): Express {
   ctx.imports ??= new ImportJobs(importJobsDeps(ctx));
   app.use(requestMetrics(ctx.metrics), requestId, requestLogger(ctx.logger), limitHeaderCount);
   // app.locals.load: what the process carries now (tests and diagnostics read it).
-  app.locals.load = new LoadGauge(ctx);
-  app.use(backpressure(ctx, app.locals.load as LoadGauge));
+  const load = new LoadGauge(ctx);
+  app.locals.load = load;
+  app.use(backpressure(ctx, load));
   // With read replicas: a read's database is chosen as it starts (runAsRead), a write's fence recorded as it ends.
   if (ctx.readRouting) {
     app.locals.routeRead = (req: express.Request) => routeRead(ctx, req);
@@ -74,13 +87,19 @@ export function createApp(ctx: AppContext): Express {
   }
   app.use(consoleRouter(ctx)); // the web console's static files, before auth and rate limits
   app.use(identifyCaller(ctx));
-  app.use(apiRateLimit(ctx.config.rateLimit.perMinute, ctx.config.rateLimit.unauthenticatedPerMinute, limits));
+  const apiLimiter = apiRateLimit(ctx.config.rateLimit.perMinute, ctx.config.rateLimit.unauthenticatedPerMinute, limits);
+  const registerLimiter = registerRateLimit(ctx.config.rateLimit.registerPerMinute, limits);
+  closers.set(app, async () => {
+    load.close();
+    await Promise.all([apiLimiter.close(), registerLimiter.close()]);
+  });
+  app.use(apiLimiter);
   app.use(answerOptions(app));
 
   // Public routes.
   app.use(openApiRouter(ROUTE_DOCS));
   app.use(healthRouter(ctx));
-  app.use(authRouter(ctx, [registerRateLimit(ctx.config.rateLimit.registerPerMinute, limits), safeUrl, ...jsonBody(BODY_LIMIT)]));
+  app.use(authRouter(ctx, [registerLimiter, safeUrl, ...jsonBody(BODY_LIMIT)]));
 
   // Everything below needs a valid key, checked before the body is even parsed.
   app.use(requireAuth);

@@ -1,5 +1,5 @@
 /** What other workspaces may use of the API service: today only @ams/testing (the test app) and the benches. */
-export { createApp } from './app';
+export { closeApp, createApp } from './app';
 export { apiMetrics, type ApiMetrics } from './lib/api-metrics';
 export type { AppContext } from './context';
 export { createIngestion, type Ingestion } from './lib/ingestion';
@@ -10,4 +10,4 @@ export { issueApiKey } from './issue-api-key';
 export { ROUTE_DOCS } from './openapi/all-route-docs';
 export { documentOf } from './openapi/openapi.router';
 export { validationTrace } from './openapi/validation-trace';
-export { routeKey } from './openapi/walk-routes';
+export { routeKey, walkRoutes } from './openapi/walk-routes';

@@ -5,7 +5,7 @@ import { followActiveModel, modelLoader } from '@ams/ingestion';
 import { serveMetrics } from '@ams/metrics';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { bootstrapAdminKey } from '@ams/accounts';
-import { createApp } from './app';
+import { closeApp, createApp } from './app';
 import type { AppContext } from './context';
 import { announceBootstrapKey } from './lib/bootstrap-key-output';
 import { createHttpServer } from './http-server';
@@ -83,6 +83,7 @@ runService(SHUTDOWN_GRACE_MS, async () => {
     async stop() {
       server.closeIdleConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeApp(app);
       metricsServer?.close();
       await ctx.imports?.close();
       await ingestion.close();

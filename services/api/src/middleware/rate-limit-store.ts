@@ -32,6 +32,8 @@ return cur`;
 export class ProcessCensus {
   private readonly id = crypto.randomUUID();
   private timer?: NodeJS.Timeout;
+  /** The stores counting on this census (retain/release). */
+  private users = 0;
   /** Last count seen in Redis (this process included); 1 until one is seen. */
   processes = 1;
 
@@ -49,6 +51,19 @@ export class ProcessCensus {
   stop(): void {
     clearInterval(this.timer);
     this.timer = undefined;
+  }
+
+  /** A store counts on this census until its release(): running while any does. */
+  retain(): this {
+    this.users++;
+    this.start();
+    return this;
+  }
+
+  /** The last user's release stops the check-ins, so a closed app leaves no timer behind. */
+  release(): void {
+    this.users = Math.max(0, this.users - 1);
+    if (this.users === 0) this.stop();
   }
 
   async checkIn(): Promise<void> {
@@ -251,7 +266,9 @@ export class ResilientStore implements Store {
     this.observed.delete(key);
     await this.withFallback((s) => s.resetKey(key));
   }
+  /** Stops the in-process store's sweep and releases the census (the app's close). */
   async shutdown(): Promise<void> {
     this.memory.shutdown();
+    this.census?.release();
   }
 }

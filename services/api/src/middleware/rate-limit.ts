@@ -16,10 +16,13 @@ export interface RateLimitSettings {
 const secondsUntil = (resetTime: Date | undefined) =>
   Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + WINDOW_MS) - Date.now()) / 1000));
 
+/** A limiter's middleware; close() stops its store's timers (the app's close). */
+export type RateLimiter = RequestHandler & { close(): Promise<void> };
+
 /** `key`: whose budget a request spends; `limitOf`: that budget per window, from the key. */
-function limiter(name: string, key: (req: Parameters<RequestHandler>[0]) => string, limitOf: (key: string) => number, s: RateLimitSettings): RequestHandler {
-  const store = new ResilientStore(s.redis, `${s.keyPrefix}:rl:${name}:`, s.logger, limitOf, s.redis && censusFor(s.redis, s.keyPrefix));
-  return rateLimit({
+function limiter(name: string, key: (req: Parameters<RequestHandler>[0]) => string, limitOf: (key: string) => number, s: RateLimitSettings): RateLimiter {
+  const store = new ResilientStore(s.redis, `${s.keyPrefix}:rl:${name}:`, s.logger, limitOf, s.redis && censusFor(s.redis, s.keyPrefix).retain());
+  const handler = rateLimit({
     windowMs: WINDOW_MS,
     // Asked after the hit is counted: while Redis is away, this process's share of the limit.
     limit: (req) => store.effectiveLimit(limitOf(key(req))),
@@ -34,16 +37,17 @@ function limiter(name: string, key: (req: Parameters<RequestHandler>[0]) => stri
       next(new ApiError('rate_limit_exceeded', `Rate limit exceeded. Retry in ${seconds} seconds.`));
     },
   });
+  return Object.assign(handler, { close: () => store.shutdown() });
 }
 
 const clientIp = (req: Parameters<RequestHandler>[0]) => ipKeyGenerator(req.ip ?? '0.0.0.0');
 
 /** Per API key when the caller is known, per IP otherwise (including failed authentications). */
-export function apiRateLimit(perKey: number, perIp: number, s: RateLimitSettings): RequestHandler {
+export function apiRateLimit(perKey: number, perIp: number, s: RateLimitSettings): RateLimiter {
   return limiter('api', (req) => (req.auth ? `key:${req.auth.keyId}` : `ip:${clientIp(req)}`), (key) => (key.startsWith('key:') ? perKey : perIp), s);
 }
 
 /** Registration hashes a password: a tighter, separate budget per IP. */
-export function registerRateLimit(perIp: number, s: RateLimitSettings): RequestHandler {
+export function registerRateLimit(perIp: number, s: RateLimitSettings): RateLimiter {
   return limiter('register', (req) => `ip:${clientIp(req)}`, () => perIp, s);
 }
