@@ -14,10 +14,6 @@ excluded=(
   # EXPLAIN on the coordinator shows Citus' plan, not a shard's index: test/citus/router-plans.test.ts reads Citus plans.
   'uses the HNSW index for semantic search once the table is big enough'
   'switches models while searches keep answering, then answers from the new vectors'
-  # The test injects its fault with a trigger on search_events; Citus refuses triggers added to a distributed table.
-  'answers a search whose record cannot be written, and records the next one'
-  # The test's own check joins memories and agents without account_id, a cross-shard join Citus refuses.
-  'applies a top-level agent_id to items that carry none'
   # Timing: built around one PostgreSQL's latencies (a cancel reaching the running scan within 10 s,
   # a bounded queue filled by slow queries, creates arriving within one 50 ms batch window).
   'cancels the running semantic search'
@@ -28,11 +24,14 @@ excluded=(
 )
 pattern="^(?!.*($(IFS='|'; echo "${excluded[*]}" | sed 's/[.()]/\\&/g'))).*"
 
-jest() { TEST_BACKEND=citus node node_modules/jest/bin/jest.js --maxWorkers=2 --testNamePattern "$pattern" "$@"; }
-if [ $# -gt 0 ]; then jest --selectProjects integration processes citus -- "$@"; exit; fi
+jest() { TEST_BACKEND=citus node node_modules/jest/bin/jest.js --testNamePattern "$pattern" "$@"; }
+if [ $# -gt 0 ]; then jest --maxWorkers=2 --selectProjects integration processes citus -- "$@"; exit; fi
 status=0
-jest --selectProjects integration citus -- services/api/test/integration packages/db/test/integration test/citus || status=$?
+jest --maxWorkers=2 --selectProjects integration -- services/api/test/integration packages/db/test/integration || status=$?
+# test/citus alone, one file at a time: the worker-fault test stops a worker of the cluster every
+# other file uses, and the rebalance test adds one and moves shards.
+jest --maxWorkers=1 --selectProjects citus -- test/citus || status=$?
 # The embedding worker's and the dispatcher's process suites: two workers claiming, one killed mid-batch.
-jest --selectProjects processes -- services/embedding-worker/test/integration/worker-process.test.ts \
+jest --maxWorkers=2 --selectProjects processes -- services/embedding-worker/test/integration/worker-process.test.ts \
   services/webhook-dispatcher/test/integration/dispatcher.test.ts || status=$?
 exit $status

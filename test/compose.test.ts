@@ -5,7 +5,14 @@ import { CONFIG_VARIABLES, loadConfig } from '@ams/core';
 import { builtEntry } from '@ams/testing';
 
 const root = path.resolve(__dirname, '..');
-const compose = YAML.parse(fs.readFileSync(path.join(root, 'docker-compose.yml'), 'utf8'), { merge: true });
+const composeText = fs.readFileSync(path.join(root, 'docker-compose.yml'), 'utf8');
+/** The file as compose reads it: `${NAME:-default}` from `env` (else the default), `$$` a dollar. */
+const composeWith = (env: Record<string, string> = {}) =>
+  YAML.parse(
+    composeText.replace(/\$\{(\w+):-([^}]*)\}|\$\$/g, (_match, name: string | undefined, fallback: string) => (name ? (env[name] ?? fallback) : '$')),
+    { merge: true },
+  );
+const compose = composeWith();
 const rootPackage = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 
 const SERVICES = {
@@ -27,6 +34,37 @@ describe('docker-compose.yml', () => {
     const config = loadConfig(service.environment);
     expect(config.mode).toBe('split');
     expect(config.redisUrl).toBeDefined();
+  });
+
+  describe('the citus profile', () => {
+    const citus = composeWith({ AMS_DATABASE_HOST: 'citus-coordinator' });
+    const nodes = ['citus-coordinator', 'citus-worker-1', 'citus-worker-2'];
+
+    it('runs a coordinator and two workers from the official Citus image with pgvector, registered by a one-off setup, in that profile only', () => {
+      for (const name of [...nodes, 'citus-setup']) {
+        expect(compose.services[name].profiles).toEqual(['citus']);
+        const build = compose.services[name].build;
+        const dockerfile = fs.readFileSync(path.join(root, build.context, build.dockerfile), 'utf8');
+        expect(dockerfile).toMatch(/^ARG CITUS_IMAGE=citusdata\/citus:\S+$/m);
+        expect(dockerfile).toMatch(/^FROM \$\{CITUS_IMAGE\}$/m);
+        expect(dockerfile).toContain('pgvector');
+      }
+      for (const name of nodes) expect(compose.services[name].command).toEqual(['postgres', '-c', 'wal_level=logical']);
+      const setup = compose.services['citus-setup'];
+      for (const name of nodes) expect(setup.depends_on[name]).toEqual({ condition: 'service_healthy' });
+      expect(setup.command[0]).toContain("citus_add_node(n, 5432) FROM unnest(ARRAY['citus-worker-1', 'citus-worker-2'])");
+    });
+
+    it.each(Object.keys(SERVICES))('points %s at the coordinator when asked, after the setup (a dependency only with the profile)', (name) => {
+      expect(compose.services[name].environment.DATABASE_URL).toBe('postgres://ams:ams@postgres:5432/ams');
+      const service = citus.services[name];
+      const url = new URL(service.environment.DATABASE_URL);
+      expect(url.hostname).toBe('citus-coordinator');
+      const node = citus.services['citus-coordinator'].environment;
+      expect([url.username, url.password, url.pathname.slice(1)]).toEqual([node.POSTGRES_USER, node.POSTGRES_PASSWORD, node.POSTGRES_DB]);
+      expect(loadConfig(service.environment).databaseUrl).toBe(service.environment.DATABASE_URL);
+      expect(service.depends_on['citus-setup']).toEqual({ condition: 'service_completed_successfully', required: false });
+    });
   });
 
   it('documents every config variable in .env.example', () => {

@@ -63,3 +63,18 @@ export async function isCitus(knex: Knex): Promise<boolean> {
   const { rows } = await knex.raw(`SELECT ${ON_CITUS} AS citus`);
   return Boolean(rows[0]?.citus);
 }
+
+/** Whether `db` is connected to a Citus coordinator, asked once per database client (PGlite never is). */
+const citusByClient = new WeakMap<object, Promise<boolean>>();
+export function onCitusCoordinator(db: Knex): Promise<boolean> {
+  const config = db.client.config as { client?: unknown };
+  if (config.client !== 'pg') return Promise.resolve(false);
+  let known = citusByClient.get(config);
+  if (!known) {
+    known = isCitus(db);
+    citusByClient.set(config, known);
+    // A failed look-up (a connection lost) is asked again next time.
+    known.catch(() => citusByClient.delete(config));
+  }
+  return known;
+}

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { onCitusCoordinator } from './citus';
 import { detachedFromRequest } from './driver-features';
 
 /** A word in COMMON or more of the searchable rows is common (keyword-ranking.ts). */
@@ -84,14 +85,7 @@ export class CommonWords {
     this.warmUpBusyUntil = Number.POSITIVE_INFINITY;
     const { warmUpChunk, warmUpTimeoutMs, warmUpSpacingMs } = this.limits;
     this.warming = detachedFromRequest(async () => {
-      const { rows: likely } = await db.raw(
-        `SELECT m.lex FROM pg_stats s, unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS m(lex, freq)
-          WHERE s.schemaname = current_schema() AND s.tablename = 'memories' AND s.attname = 'content_tsv' AND m.lex IS NOT NULL
-            AND m.freq * (SELECT greatest(reltuples, 0) FROM pg_class WHERE oid = 'memories'::regclass) >= ?
-          ORDER BY m.freq DESC`,
-        [COMMON],
-      );
-      const words = (likely as Array<{ lex: string }>).map((w) => w.lex);
+      const words = await this.likelyCommon();
       for (let i = 0; i < words.length && !this.closed; i += warmUpChunk) {
         const counted = await db.transaction(async (trx) => {
           await trx.raw(`SET LOCAL statement_timeout = ${warmUpTimeoutMs}`);
@@ -106,6 +100,37 @@ export class CommonWords {
     })
       .catch(() => undefined)
       .finally(() => (this.warmUpBusyUntil = Date.now() + warmUpSpacingMs));
+  }
+
+  /**
+   * The words ANALYZE's statistics of content_tsv put in COMMON or more rows, most common first.
+   * On Citus the coordinator's pg_stats has no rows for a distributed table: each shard's
+   * statistics are read on its worker (run_command_on_shards, a background read across shards)
+   * and the words' estimated rows summed over the shards (an account's rows sit on one shard, but
+   * the statistics only choose which words to count).
+   */
+  private async likelyCommon(): Promise<string[]> {
+    const db = this.db;
+    if (!(await onCitusCoordinator(db))) {
+      const { rows } = await db.raw(
+        `SELECT m.lex FROM pg_stats s, unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS m(lex, freq)
+          WHERE s.schemaname = current_schema() AND s.tablename = 'memories' AND s.attname = 'content_tsv' AND m.lex IS NOT NULL
+            AND m.freq * (SELECT greatest(reltuples, 0) FROM pg_class WHERE oid = 'memories'::regclass) >= ?
+          ORDER BY m.freq DESC`,
+        [COMMON],
+      );
+      return (rows as Array<{ lex: string }>).map((w) => w.lex);
+    }
+    // Run on each shard, %s its name: its common elements with their estimated rows.
+    const onShard = `SELECT coalesce(json_agg(json_build_array(m.lex, m.freq * greatest(c.reltuples, 0))), '[]')
+        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        JOIN pg_stats s ON s.schemaname = n.nspname AND s.tablename = c.relname AND s.attname = 'content_tsv',
+             unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS m(lex, freq)
+       WHERE c.oid = '%s'::regclass AND m.lex IS NOT NULL`;
+    const { rows } = await db.raw(`SELECT result FROM run_command_on_shards('memories', ?) WHERE success`, [onShard]);
+    const estimated = new Map<string, number>();
+    for (const { result } of rows as Array<{ result: string }>) for (const [lex, n] of JSON.parse(result) as Array<[string, number]>) estimated.set(lex, (estimated.get(lex) ?? 0) + Number(n));
+    return [...estimated].filter(([, n]) => n >= COMMON).sort((a, b) => b[1] - a[1]).map(([lex]) => lex);
   }
 
   /** Resolves once the warm-up under way, if any, has ended. */

@@ -1,20 +1,5 @@
 import type { Knex } from 'knex';
-import { isCitus } from '../citus';
-
-/** Whether `db` is connected to a Citus coordinator, asked once per database client (PGlite never is). */
-const citusByClient = new WeakMap<object, Promise<boolean>>();
-function onCitusCoordinator(db: Knex): Promise<boolean> {
-  const config = db.client.config as { client?: unknown };
-  if (config.client !== 'pg') return Promise.resolve(false);
-  let known = citusByClient.get(config);
-  if (!known) {
-    known = isCitus(db);
-    citusByClient.set(config, known);
-    // A failed look-up (a connection lost) is asked again next time.
-    known.catch(() => citusByClient.delete(config));
-  }
-  return known;
-}
+import { onCitusCoordinator } from '../citus';
 
 /** One recorded version of a memory (see migration 20261126_010_memory_history). */
 export interface MemoryVersionRow {

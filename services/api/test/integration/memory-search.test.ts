@@ -158,10 +158,15 @@ describe('POST /v1/memories/search', () => {
   it('answers a search whose record cannot be written, and records the next one', async () => {
     const db = t.ctx.db.knex;
     const failing = 'PostgreSQL vacuum settings tuned for the analytics database';
-    // A real failure of the write: the database refuses this one record.
-    await db.raw(`CREATE FUNCTION refuse_search_record() RETURNS trigger LANGUAGE plpgsql AS $$
-                  BEGIN IF NEW.query = '${failing}' AND NEW.account_id = '${acct.accountId}' THEN RAISE EXCEPTION 'search_events refused'; END IF; RETURN NEW; END $$`);
-    await db.raw('CREATE TRIGGER refuse_search_record BEFORE INSERT ON search_events FOR EACH ROW EXECUTE FUNCTION refuse_search_record()');
+    // A real failure of the write: the database refuses this one record. (On Citus adding or
+    // dropping a trigger on a distributed table, run on its shards, needs citus.enable_unsafe_triggers;
+    // elsewhere the setting is a placeholder nothing reads.)
+    await db.transaction(async (trx) => {
+      await trx.raw('SET LOCAL citus.enable_unsafe_triggers = on');
+      await trx.raw(`CREATE FUNCTION refuse_search_record() RETURNS trigger LANGUAGE plpgsql AS $$
+                     BEGIN IF NEW.query = '${failing}' AND NEW.account_id = '${acct.accountId}' THEN RAISE EXCEPTION 'search_events refused'; END IF; RETURN NEW; END $$`);
+      await trx.raw('CREATE TRIGGER refuse_search_record BEFORE INSERT ON search_events FOR EACH ROW EXECUTE FUNCTION refuse_search_record()');
+    });
     const records = async () => (await db('search_events').where({ account_id: acct.accountId, query: failing })).length;
     try {
       const before = await records();
@@ -174,7 +179,10 @@ describe('POST /v1/memories/search', () => {
       await searchEventsRepository.written();
       expect(await db('search_events').where({ account_id: acct.accountId, query: 'recorded after a refused one' })).toHaveLength(1);
     } finally {
-      await db.raw('DROP TRIGGER refuse_search_record ON search_events');
+      await db.transaction(async (trx) => {
+        await trx.raw('SET LOCAL citus.enable_unsafe_triggers = on');
+        await trx.raw('DROP TRIGGER refuse_search_record ON search_events');
+      });
       await db.raw('DROP FUNCTION refuse_search_record()');
     }
   });

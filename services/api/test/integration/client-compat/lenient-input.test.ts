@@ -200,7 +200,8 @@ describe('lenient input for existing clients', () => {
       expect(res.status).toBe(200);
       const rows = await t.ctx.db
         .knex('memories as m')
-        .join('agents as a', 'a.id', 'm.agent_id')
+        .join('agents as a', (on) => on.on('a.account_id', 'm.account_id').andOn('a.id', 'm.agent_id'))
+        .where('m.account_id', acct.accountId)
         .whereIn('m.id', res.body.results.map((r: { memory_id: string }) => r.memory_id))
         .select('m.content', 'a.name');
       expect(Object.fromEntries(rows.map((r: { content: string; name: string }) => [r.content, r.name]))).toEqual({
