@@ -18,8 +18,9 @@ export function describeOnlyApp(): Express {
         throw new Error(`describe-only app: no ${String(prop)} outside a running service`);
       },
     });
-  // The load gauge looks for a connection pool to watch when the app is made: a client without one.
-  const db = unavailable({ knex: unavailable({ client: {} }) });
+  // Admission reads the driver and the load gauge looks for a connection pool to watch when the
+  // app is made: a server database's driver, a client without a pool.
+  const db = unavailable({ driver: 'postgres', knex: unavailable({ client: {} }) });
   const ctx = { config, logger: createLogger('api', config), db, embedder: unavailable() } as unknown as AppContext;
   return createApp(ctx);
 }

@@ -69,7 +69,8 @@ describe('time-aware recall: valid_from / valid_until, supersedes, as_of, recenc
         expect(ids(then)).toContain(oldId);
         expect(ids(then)).not.toContain(newId);
       }
-      const now = await search({ query: 'user lives office', as_of: Math.floor(Date.now() / 1000) + 0 });
+      // A moment past the supersede (Unix seconds would round down into the second it happened in).
+      const now = await search({ query: 'user lives office', as_of: await momentAfterNow() });
       expect(ids(now)).toContain(newId);
       expect(ids(now)).not.toContain(oldId);
     });
