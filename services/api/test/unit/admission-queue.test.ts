@@ -38,30 +38,38 @@ function simulate(opts: { slots: number; serviceMs: number; capacity?: number; m
 
 const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(0.99 * xs.length))] ?? NaN;
 
+/** 8 requests at once on 2 slots of 10 ms: all served, the last after 4 service times. */
+function expectEightConcurrentServed(sim: ReturnType<typeof simulate>): void {
+  for (let i = 0; i < 8; i++) sim.request();
+  jest.runAllTimers();
+  expect(sim.refused).toHaveLength(0);
+  expect(sim.served).toHaveLength(8);
+  expect(Math.max(...sim.served.map((s) => s.ms))).toBe(40);
+}
+
+/** 8 clients, each asking again when answered, for 5 s on 2 slots of 10 ms: none refused, the slots' rate kept. */
+function expectEightClosedLoopClientsServed(sim: ReturnType<typeof simulate>): void {
+  let stop = false;
+  const client = () => sim.request(() => !stop && client());
+  for (let i = 0; i < 8; i++) client();
+  jest.advanceTimersByTime(5_000);
+  stop = true;
+  jest.runAllTimers();
+  expect(sim.refused).toHaveLength(0);
+  // Throughput stays the slots' rate: 2 slots × 100/s over 5 s.
+  expect(sim.served.length).toBeGreaterThanOrEqual(990);
+}
+
 describe('AdmissionQueue', () => {
   beforeEach(() => jest.useFakeTimers({ now: 1_000_000 }));
   afterEach(() => jest.useRealTimers());
 
   it('serves 8 concurrent short requests on a 2-slot queue, none refused', () => {
-    const sim = simulate({ slots: 2, serviceMs: 10 });
-    for (let i = 0; i < 8; i++) sim.request();
-    jest.runAllTimers();
-    expect(sim.refused).toHaveLength(0);
-    expect(sim.served).toHaveLength(8);
-    expect(Math.max(...sim.served.map((s) => s.ms))).toBe(40);
+    expectEightConcurrentServed(simulate({ slots: 2, serviceMs: 10 }));
   });
 
   it('serves 8 clients asking one after another without pause for seconds (4 per slot), none refused', () => {
-    const sim = simulate({ slots: 2, serviceMs: 10 });
-    let stop = false;
-    const client = () => sim.request(() => !stop && client());
-    for (let i = 0; i < 8; i++) client();
-    jest.advanceTimersByTime(5_000);
-    stop = true;
-    jest.runAllTimers();
-    expect(sim.refused).toHaveLength(0);
-    // Throughput stays the slots' rate: 2 slots × 100/s over 5 s.
-    expect(sim.served.length).toBeGreaterThanOrEqual(990);
+    expectEightClosedLoopClientsServed(simulate({ slots: 2, serviceMs: 10 }));
   });
 
   it('lets a burst on a quiet queue wait within the latency budget, and refuses at once the part expected past it', () => {
@@ -159,24 +167,11 @@ describe('AdmissionQueue', () => {
 
   describe('with one slot while shedding (embedded mode: the event loop is the slot)', () => {
     it('still serves 8 concurrent short requests on 2 slots, none refused, two at a time', () => {
-      const sim = simulate({ slots: 2, serviceMs: 10, sheddingSlots: 1 });
-      for (let i = 0; i < 8; i++) sim.request();
-      jest.runAllTimers();
-      expect(sim.refused).toHaveLength(0);
-      expect(sim.served).toHaveLength(8);
-      expect(Math.max(...sim.served.map((s) => s.ms))).toBe(40);
+      expectEightConcurrentServed(simulate({ slots: 2, serviceMs: 10, sheddingSlots: 1 }));
     });
 
     it('serves 8 clients asking one after another on 2 slots, none refused', () => {
-      const sim = simulate({ slots: 2, serviceMs: 10, sheddingSlots: 1 });
-      let stop = false;
-      const client = () => sim.request(() => !stop && client());
-      for (let i = 0; i < 8; i++) client();
-      jest.advanceTimersByTime(5_000);
-      stop = true;
-      jest.runAllTimers();
-      expect(sim.refused).toHaveLength(0);
-      expect(sim.served.length).toBeGreaterThanOrEqual(990);
+      expectEightClosedLoopClientsServed(simulate({ slots: 2, serviceMs: 10, sheddingSlots: 1 }));
     });
 
     it('runs one request at a time under a sustained flood, refusing the rest at once and keeping the accepted near the unloaded latency', () => {
