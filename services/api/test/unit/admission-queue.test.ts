@@ -60,6 +60,24 @@ function expectEightClosedLoopClientsServed(sim: ReturnType<typeof simulate>): v
   expect(sim.served.length).toBeGreaterThanOrEqual(990);
 }
 
+/**
+ * 20 requests to learn the service time, then 400 requests/s for 10 s where 2 slots of 10 ms serve
+ * 200/s: the service times of the requests accepted during the flood.
+ */
+function flood(sim: ReturnType<typeof simulate>): number[] {
+  for (let i = 0; i < 20; i++) sim.request();
+  jest.runAllTimers();
+  const before = sim.served.length;
+  const offer = setInterval(() => {
+    sim.request();
+    sim.request();
+  }, 5);
+  jest.advanceTimersByTime(10_000);
+  clearInterval(offer);
+  jest.runAllTimers();
+  return sim.served.slice(before).map((s) => s.ms);
+}
+
 describe('AdmissionQueue', () => {
   beforeEach(() => jest.useFakeTimers({ now: 1_000_000 }));
   afterEach(() => jest.useRealTimers());
@@ -96,19 +114,8 @@ describe('AdmissionQueue', () => {
 
   it('refuses a sustained flood at twice the rate at once, and keeps the accepted requests near the unloaded latency', () => {
     const sim = simulate({ slots: 2, serviceMs: 10 });
-    for (let i = 0; i < 20; i++) sim.request();
-    jest.runAllTimers();
     const unloaded = 10;
-    const before = sim.served.length;
-    // 400 requests/s offered for 10 s where the slots serve 200/s.
-    const flood = setInterval(() => {
-      sim.request();
-      sim.request();
-    }, 5);
-    jest.advanceTimersByTime(10_000);
-    clearInterval(flood);
-    jest.runAllTimers();
-    const accepted = sim.served.slice(before).map((s) => s.ms);
+    const accepted = flood(sim);
     expect(accepted.length).toBeGreaterThanOrEqual(1900); // the slots stayed busy
     expect(sim.refused.length).toBeGreaterThanOrEqual(1900);
     expect(p99(sim.refused.map((r) => r.ms))).toBeLessThan(50);
@@ -176,18 +183,7 @@ describe('AdmissionQueue', () => {
 
     it('runs one request at a time under a sustained flood, refusing the rest at once and keeping the accepted near the unloaded latency', () => {
       const sim = simulate({ slots: 2, serviceMs: 10, sheddingSlots: 1 });
-      for (let i = 0; i < 20; i++) sim.request();
-      jest.runAllTimers();
-      const before = sim.served.length;
-      // 400 requests/s offered for 10 s where the 2 slots serve 200/s.
-      const flood = setInterval(() => {
-        sim.request();
-        sim.request();
-      }, 5);
-      jest.advanceTimersByTime(10_000);
-      clearInterval(flood);
-      jest.runAllTimers();
-      const accepted = sim.served.slice(before).map((s) => s.ms);
+      const accepted = flood(sim);
       expect(sim.mostInFlightWhileShedding()).toBe(1);
       expect(accepted.length).toBeGreaterThanOrEqual(950); // the one slot stayed busy: one waits for it
       expect(sim.refused.length).toBeGreaterThanOrEqual(2900);
