@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { createTestApp, TestApp } from '@ams/testing';
+import { createAccount, createTestApp, TestAccount, TestApp } from '@ams/testing';
 
 export const BIN = path.resolve(__dirname, '../../bin/ams.js');
 /** Each command is a fresh process compiling TypeScript through tsx: a slow start on a busy machine. */
@@ -36,4 +36,10 @@ export async function listeningApp(): Promise<{ t: TestApp; url: string; close()
       await t.close();
     },
   };
+}
+
+/** listeningApp with a fresh account: what a CLI test file starts before its tests. */
+export async function listeningAccount(): Promise<{ t: TestApp; url: string; acct: TestAccount; close(): Promise<void> }> {
+  const app = await listeningApp();
+  return { ...app, acct: await createAccount(app.t.ctx) };
 }

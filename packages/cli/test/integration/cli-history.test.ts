@@ -1,15 +1,12 @@
-import { bearer, createAccount, TestAccount, TestApp } from '@ams/testing';
-import { ams, listeningApp, SPAWNING } from './ams-harness';
+import { bearer, TestAccount, TestApp } from '@ams/testing';
+import { ams, listeningAccount, SPAWNING } from './ams-harness';
 
 let t: TestApp;
 let url: string;
 let close: () => Promise<void>;
 let acct: TestAccount;
 
-beforeAll(async () => {
-  ({ t, url, close } = await listeningApp());
-  acct = await createAccount(t.ctx);
-});
+beforeAll(async () => ({ t, url, acct, close } = await listeningAccount()));
 afterAll(() => close());
 
 describe('ams history', () => {

@@ -1,17 +1,14 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { createAccount, McpToolResult, mcpToolTour, TestAccount, TestApp } from '@ams/testing';
-import { ams, BIN, listeningApp, SPAWNING } from './ams-harness';
+import { McpToolResult, mcpToolTour, TestAccount, TestApp } from '@ams/testing';
+import { ams, BIN, listeningAccount, SPAWNING } from './ams-harness';
 
 let t: TestApp;
 let url: string;
 let close: () => Promise<void>;
 let acct: TestAccount;
 
-beforeAll(async () => {
-  ({ t, url, close } = await listeningApp());
-  acct = await createAccount(t.ctx);
-});
+beforeAll(async () => ({ t, url, acct, close } = await listeningAccount()));
 afterAll(() => close());
 
 describe('ams', () => {

@@ -89,6 +89,11 @@ export class AdmissionQueue {
     return this.now() < this.shedUntil;
   }
 
+  /** The queue has not been empty for STANDING_AFTER_MS. */
+  private standing(): boolean {
+    return this.waiting.length > 0 && this.now() - this.lastEmptyAt >= STANDING_AFTER_MS;
+  }
+
   /**
    * A request held its slot for `ms`. One outlier (a request that ran to its deadline) moves the
    * estimate at most as far as a request OUTLIER_FACTOR times the mean would.
@@ -105,10 +110,9 @@ export class AdmissionQueue {
 
   /** The expected wait a newcomer may have now (see the class comment). */
   allowedDelayMs(): number {
-    const now = this.now();
     const { maxDelayMs } = this.limits;
-    if (now < this.shedUntil) return Math.min(maxDelayMs, Math.max(SHEDDING_SERVICE_TIMES, 1 / Math.max(1, this.slots)) * this.serviceEstimateMs);
-    if (this.waiting.length > 0 && now - this.lastEmptyAt >= STANDING_AFTER_MS) return Math.min(maxDelayMs, STANDING_SERVICE_TIMES * this.serviceEstimateMs);
+    if (this.shedding()) return Math.min(maxDelayMs, Math.max(SHEDDING_SERVICE_TIMES, 1 / Math.max(1, this.slots)) * this.serviceEstimateMs);
+    if (this.standing()) return Math.min(maxDelayMs, STANDING_SERVICE_TIMES * this.serviceEstimateMs);
     return maxDelayMs;
   }
 
@@ -120,7 +124,7 @@ export class AdmissionQueue {
     const refused = this.refusal();
     if (refused) {
       const slotsBefore = this.slots;
-      const standing = this.waiting.length > 0 && this.now() - this.lastEmptyAt >= STANDING_AFTER_MS;
+      const standing = this.standing();
       this.shedUntil = this.now() + SHEDDING_HOLD_MS;
       if (standing && this.slots < slotsBefore) this.trim();
       return { refused };
