@@ -41,11 +41,16 @@ describe('Citus: adding a worker and rebalancing while writes and searches run',
     Number((await db.knex.raw(`SELECT count(*) AS n FROM pg_dist_shard_placement WHERE nodeport = ?`, [port])).rows[0].n);
 
   it('moves shards to the new worker; every acknowledged write is there and every search is right', async () => {
-    const accounts: Array<TestAccount & { word: string; acked: string[] }> = [];
+    // Notes come in groups of GROUP, each group with a word of its own, so that a search for one group's
+    // word has fewer matches than its limit: every acknowledged note of the group must be in its answer.
+    const GROUP = 40;
+    const accounts: Array<TestAccount & { word: string; acked: string[][] }> = [];
     for (let i = 0; i < 6; i++) accounts.push({ ...(await createAccount(t.ctx)), word: `zebrafinch${i}`, acked: [] });
+    const groupWord = (a: (typeof accounts)[number], group: number) => `${a.word}g${group}`;
     const create = async (a: (typeof accounts)[number], n: number) => {
-      const res = await t.request().post('/v1/memories').set(bearer(a.key)).send({ agent_id: 'mover', content: `${a.word} note ${n}` });
-      if (res.status === 201) a.acked.push(res.body.id);
+      const group = Math.floor(n / GROUP);
+      const res = await t.request().post('/v1/memories').set(bearer(a.key)).send({ agent_id: 'mover', content: `${a.word} ${groupWord(a, group)} note ${n}` });
+      if (res.status === 201) (a.acked[group] ??= []).push(res.body.id);
       return res.status;
     };
     for (const a of accounts) for (let n = 0; n < 5; n++) await create(a, n);
@@ -63,10 +68,12 @@ describe('Citus: adding a worker and rebalancing while writes and searches run',
       }
     };
     const searcher = async () => {
-      while (moving) {
+      for (let round = 0; moving; round++) {
         for (const a of accounts) {
-          const before = [...a.acked];
-          const res = await t.request().post('/v1/memories/search').set(bearer(a.key)).send({ query: a.word, search_mode: 'keyword', limit: 100 });
+          // Mostly the group being written now; every fourth round an older one.
+          const group = round % 4 ? a.acked.length - 1 : round % a.acked.length;
+          const before = [...(a.acked[group] ?? [])];
+          const res = await t.request().post('/v1/memories/search').set(bearer(a.key)).send({ query: groupWord(a, group), search_mode: 'keyword', limit: 100 });
           if (res.status !== 200) {
             wrong.push(`search ${res.status}`);
             continue;
@@ -75,7 +82,7 @@ describe('Citus: adding a worker and rebalancing while writes and searches run',
           const foreign = (res.body.data as Array<{ memory: { content: string } }>).filter((r) => !r.memory.content.startsWith(a.word));
           if (foreign.length) wrong.push(`another account's memory in ${a.word}'s search`);
           const missing = before.filter((id) => !ids.has(id));
-          if (missing.length && before.length <= 100) wrong.push(`${a.word}: ${missing.length} acknowledged memories missing`);
+          if (missing.length) wrong.push(`${groupWord(a, group)}: ${missing.length} acknowledged memories missing`);
         }
       }
     };
@@ -104,7 +111,7 @@ describe('Citus: adding a worker and rebalancing while writes and searches run',
     expect([...statuses.keys()].filter((s) => s !== 201)).toEqual([]);
     for (const a of accounts) {
       const { rows } = await db.knex.raw(`SELECT id FROM memories WHERE account_id = ?`, [a.accountId]);
-      expect(new Set(rows.map((r: { id: string }) => r.id))).toEqual(new Set(a.acked));
+      expect(new Set(rows.map((r: { id: string }) => r.id))).toEqual(new Set(a.acked.flat()));
     }
   }, 300_000);
 });

@@ -118,6 +118,12 @@ describe('Citus: every tenant statement is a single-shard router query', () => {
     expectRouter(await plansOf(() => t.request().post('/v1/memories/search').set(bearer(acct.key)).send({ query: 'kafka consumer lag', search_mode: mode }).expect(200)));
   });
 
+  it('keyword search: its words counted, then its ranking with its rows, two router hops', async () => {
+    const plans = await plansOf(() => t.request().post('/v1/memories/search').set(bearer(acct.key)).send({ query: 'kafka consumer lag', search_mode: 'keyword' }).expect(200));
+    // The search's record is written after the answer, outside the search.
+    expect(plans.filter((p) => !/search_events/.test(p.sql)).map((p) => p.sql.slice(0, 60))).toHaveLength(2);
+  });
+
   it('agent stats', async () => {
     const list = await t.request().get('/v1/agents').set(bearer(acct.key)).expect(200);
     const agent = (list.body.data as Array<{ id: string; name: string }>).find((a) => a.name === 'router')!;

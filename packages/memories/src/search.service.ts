@@ -77,9 +77,10 @@ async function hybrid({ db, embedder, commonWords }: SearchDeps, f: SearchFilter
   };
 }
 
+/** The ranking and the rows in one read (see searchHitsRepository.keyword). */
 async function keyword({ db, commonWords }: SearchDeps, f: SearchFilters, body: SearchInput, k: number): Promise<Ranked> {
-  const hits = await memoriesRepository.keywordCandidates(db, commonWords, f, body.query, k);
-  return { scored: hits.map((c) => ({ ...c, breakdown: { keyword: c.score }, factors: legFactors({ keyword: c.score }) })) };
+  const hits = await searchHitsRepository.keyword(db, commonWords, f, body.query, k);
+  return { scored: hits.map((h) => ({ id: h.id, score: h.score, breakdown: { keyword: h.score }, factors: legFactors({ keyword: h.score }), row: h })) };
 }
 
 /**

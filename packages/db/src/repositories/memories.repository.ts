@@ -276,6 +276,9 @@ function applyMetadataCondition(q: Knex.QueryBuilder, c: MetadataCondition): voi
   }
 }
 
+/** Searchable rows: the keyword leg's candidate set. */
+export const keywordSet = (f: SearchFilters) => (db: Knex) => searchable(db, f);
+
 /** Searchable rows embedded with the query's model: the semantic leg's candidate set. */
 export const semanticSet = (f: SearchFilters) => (db: Knex) => searchable(db, f).where('memories.embedding_model', f.embeddingModel);
 
@@ -477,7 +480,7 @@ export const memoriesRepository = {
    * 0..1. `commonWords`: the process's memory of common words (the caller owns it).
    */
   async keywordCandidates(db: Knex, commonWords: CommonWords, f: SearchFilters, text: string, k: number): Promise<Candidate[]> {
-    return bm25Candidates(db, commonWords, (d) => searchable(d, f), text, k);
+    return bm25Candidates(db, commonWords, keywordSet(f), text, k);
   },
 
   /**

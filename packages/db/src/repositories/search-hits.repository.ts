@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
+import type { CommonWords } from '../common-words';
 import { prepared } from '../driver-features';
+import { bm25Ranked } from '../keyword-ranking';
 import { indexTopK, nearestNeighbours } from '../nearest';
-import { MEMORY_COLUMNS, MemoryRow, SearchFilters, semanticSet } from './memories.repository';
+import { keywordSet, MEMORY_COLUMNS, MemoryRow, SearchFilters, semanticSet } from './memories.repository';
 
 export interface EntityLinkRef {
   type: string;
@@ -68,5 +70,19 @@ export const searchHitsRepository = {
       if (rows.length >= k) return present(rows as Row[]);
     }
     return this.hydrate(db, f.accountId, await nearestNeighbours(db, 'memories', semanticSet(f), vector, k));
+  },
+
+  /**
+   * The k memories of `f` best matching `text` (keywordCandidates' ranking), as hydrate gives them:
+   * the ranking statement reads the rows too (prepared, as the ranking alone is), so a keyword
+   * search is its words' count and this, two statements (on Citus, two router hops instead of three).
+   */
+  async keyword(db: Knex, commonWords: CommonWords, f: SearchFilters, text: string, k: number): Promise<HydratedHit[]> {
+    return bm25Ranked(db, commonWords, keywordSet(f), text, k, async (ranked) => {
+      const { rows } = await prepared(
+        db.raw(`SELECT ${HIT_COLUMNS} FROM (?) AS h JOIN memories ON memories.account_id = ?::uuid AND memories.id = h.id`, [f.accountId, ranked, f.accountId]),
+      );
+      return present(rows as Row[]);
+    });
   },
 };
