@@ -1,11 +1,12 @@
 /**
- * npm run bench:citus [-- --accounts 20 --per-account 500 --queries 200 --creates 300]
+ * npm run bench:citus [-- --accounts 20 --per-account 500 --queries 200 --creates 300 --workers 2]
  *
  * The cost of Citus' extra hop, measured in one run: the same data and the same statements on the
  * plain PostgreSQL (TEST_DATABASE_ADMIN_URL, :5432) and on the coordinator of infra/citus-cluster.sh
- * (:9700, two workers, Citus' default 32 shards), as ratios. Database statements only (the
- * repositories the API calls), so the figure is the hop and not the model: a semantic search (the
- * HNSW top-k and its rows), a keyword search (candidates, then rows), a hybrid's two candidate sets
+ * (:9700, Citus' default 32 shards on the first --workers of its workers: the rebalance test leaves a
+ * third one registered), as ratios. Database statements only (the repositories the API calls), so
+ * the figure is the hop and not the model: a semantic search (the HNSW top-k and its rows), a
+ * keyword search (its words' count, then its ranking with its rows), a hybrid's two candidate sets
  * and rows, and a v1 create's one statement (memory, two entities and links, an outbox row).
  * On one box the three clusters share its cores: Citus is not faster here, it shows its overhead.
  */
@@ -36,11 +37,12 @@ const ACCOUNTS = option('accounts', 20);
 const PER_ACCOUNT = option('per-account', 500);
 const QUERIES = option('queries', 200);
 const CREATES = option('creates', 300);
+const WORKERS = option('workers', 2);
 const MODEL = 'bench-model';
 
 const BACKENDS = [
   { name: 'PostgreSQL', admin: process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
-  { name: 'Citus (coordinator + 2 workers)', admin: process.env.CITUS_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:9700/postgres' },
+  { name: `Citus (coordinator + ${WORKERS} workers)`, admin: process.env.CITUS_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:9700/postgres' },
 ];
 
 /** Deterministic pseudo-random numbers: both backends get the same data and queries. */
@@ -85,78 +87,96 @@ async function seed(db: Database): Promise<Tenant[]> {
 
 const filtersOf = (t: Tenant): SearchFilters => ({ accountId: t.accountId, includeConfidential: false, includeArchived: false, embeddingModel: MODEL });
 
-async function timed(n: number, run: (i: number) => Promise<unknown>): Promise<{ p50: number; p95: number }> {
-  for (let i = 0; i < Math.min(20, n); i++) await run(i); // warm-up: pools, plans, caches
-  const samples: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const start = performance.now();
-    await run(i);
-    samples.push(performance.now() - start);
-  }
-  samples.sort((a, b) => a - b);
-  return { p50: samples[Math.floor(n * 0.5)]!, p95: samples[Math.floor(n * 0.95)]! };
+interface Backend {
+  db: Database;
+  tenants: Tenant[];
+  common: CommonWords;
 }
 
-async function measure(db: Database, tenants: Tenant[]) {
+const percentile = (samples: number[], q: number) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length * q)]!;
+
+/**
+ * Each statement on both backends in turn (PostgreSQL, then Citus, query by query), so whatever else
+ * the machine does falls on both alike; the first 20 on each are a warm-up (pools, plans, caches).
+ */
+async function timedOnBoth(backends: Backend[], n: number, run: (b: Backend, i: number) => Promise<unknown>): Promise<Array<{ p50: number; p95: number; total: number }>> {
+  for (let i = 0; i < Math.min(20, n); i++) for (const b of backends) await run(b, i);
+  const samples = backends.map(() => [] as number[]);
+  for (let i = 0; i < n; i++) {
+    for (const [k, b] of backends.entries()) {
+      const start = performance.now();
+      await run(b, i);
+      samples[k]!.push(performance.now() - start);
+    }
+  }
+  return samples.map((s) => ({ p50: percentile(s, 0.5), p95: percentile(s, 0.95), total: s.reduce((a, b) => a + b, 0) }));
+}
+
+/** The same queries on both: a tenant by its index, so both backends search the same tenant's rows. */
+async function measure(backends: Backend[]) {
   const r = rng(11);
-  const queries = Array.from({ length: QUERIES }, () => ({ t: tenants[Math.floor(r() * tenants.length)]!, vector: vectorOf(r), text: `${WORDS[Math.floor(r() * WORDS.length)]} ${WORDS[Math.floor(r() * WORDS.length)]}` }));
-  const common = new CommonWords(db.knex);
-  const semantic = await timed(QUERIES, (i) => searchHitsRepository.nearest(db.knex, filtersOf(queries[i]!.t), queries[i]!.vector, 10));
-  const keyword = await timed(QUERIES, async (i) => {
-    const q = queries[i]!;
-    const hits = await memoriesRepository.keywordCandidates(db.knex, common, filtersOf(q.t), q.text, 10);
-    return searchHitsRepository.hydrate(db.knex, q.t.accountId, hits.map((h) => ({ id: h.id, score: h.score })));
-  });
-  const hybrid = await timed(QUERIES, async (i) => {
-    const q = queries[i]!;
+  const queries = Array.from({ length: QUERIES }, () => ({ t: Math.floor(r() * ACCOUNTS), vector: vectorOf(r), text: `${WORDS[Math.floor(r() * WORDS.length)]} ${WORDS[Math.floor(r() * WORDS.length)]}` }));
+  const on = (b: Backend, i: number) => ({ q: queries[i]!, f: filtersOf(b.tenants[queries[i]!.t]!) });
+  const semantic = await timedOnBoth(backends, QUERIES, (b, i) => searchHitsRepository.nearest(b.db.knex, on(b, i).f, on(b, i).q.vector, 10));
+  const keyword = await timedOnBoth(backends, QUERIES, (b, i) => searchHitsRepository.keyword(b.db.knex, b.common, on(b, i).f, on(b, i).q.text, 10));
+  const hybrid = await timedOnBoth(backends, QUERIES, async (b, i) => {
+    const { q, f } = on(b, i);
     const [sem, kw] = await Promise.all([
-      memoriesRepository.semanticCandidates(db.knex, filtersOf(q.t), q.vector, 20),
-      memoriesRepository.keywordCandidates(db.knex, common, filtersOf(q.t), q.text, 20),
+      memoriesRepository.semanticCandidates(b.db.knex, f, q.vector, 20),
+      memoriesRepository.keywordCandidates(b.db.knex, b.common, f, q.text, 20),
     ]);
     const ids = [...new Set([...sem, ...kw].map((c) => c.id))].slice(0, 10);
-    return searchHitsRepository.hydrate(db.knex, q.t.accountId, ids.map((id, k) => ({ id, score: 1 / (k + 1) })));
+    return searchHitsRepository.hydrate(b.db.knex, f.accountId, ids.map((id, k) => ({ id, score: 1 / (k + 1) })));
   });
-  await common.close();
-  const started = performance.now();
-  for (let i = 0; i < CREATES; i++) {
-    const t = tenants[i % tenants.length]!;
+  const texts = Array.from({ length: CREATES }, () => ({ content: textOf(r), embedding: vectorOf(r) }));
+  const creates = await timedOnBoth(backends, CREATES, async (b, i) => {
+    const t = b.tenants[i % ACCOUNTS]!;
     const id = crypto.randomUUID();
-    await newMemoriesRepository.insertWithRecords(db.knex, {
-      memories: [{ id, accountId: t.accountId, agentId: t.agentId, content: textOf(r), metadata: {}, memoryType: 'fact', visibility: 'private', importance: 0.5, tier: 'warm', tierExplicit: false, sessionId: null, projectId: null, embedding: vectorOf(r), embeddingModel: MODEL, embeddingStatus: 'ready' } as never],
+    await newMemoriesRepository.insertWithRecords(b.db.knex, {
+      memories: [{ id, accountId: t.accountId, agentId: t.agentId, ...texts[i]!, metadata: {}, memoryType: 'fact', visibility: 'private', importance: 0.5, tier: 'warm', tierExplicit: false, sessionId: null, projectId: null, embeddingModel: MODEL, embeddingStatus: 'ready' } as never],
       entities: ['Kafka', 'Frankfurt'].map((name) => ({ accountId: t.accountId, memoryId: id, name, entityType: 'technology', relevance: 0.9 })),
       events: [{ accountId: t.accountId, type: 'memory.created', data: { id }, eventId: crypto.randomUUID(), createdAt: new Date() }],
     });
-  }
-  const creates = CREATES / ((performance.now() - started) / 1000);
-  return { semantic, keyword, hybrid, creates };
+  });
+  return { semantic, keyword, hybrid, creates: creates.map((c) => CREATES / (c.total / 1000)) };
 }
 
 async function main(): Promise<void> {
-  const results: Array<Awaited<ReturnType<typeof measure>>> = [];
-  for (const b of BACKENDS) {
-    const name = `ams_bench_citus_${Date.now().toString(36)}`;
-    const url = await createPostgresDatabase(b.admin, name);
-    const db = await createDatabase({ databaseUrl: url, dataDir: '', dbPoolMax: 4 });
-    try {
+  const opened: Array<{ admin: string; name: string; backend: Backend }> = [];
+  try {
+    for (const b of BACKENDS) {
+      const name = `ams_bench_citus_${Date.now().toString(36)}`;
+      const url = await createPostgresDatabase(b.admin, name);
+      const db = await createDatabase({ databaseUrl: url, dataDir: '', dbPoolMax: 4 });
+      const backend: Backend = { db, tenants: [], common: new CommonWords(db.knex) };
+      opened.push({ admin: b.admin, name, backend });
+      // The bench's database on the first WORKERS workers only (Citus' metadata is per database).
+      await db.knex.raw(`SELECT citus_remove_node(nodename, nodeport) FROM (SELECT nodename, nodeport FROM pg_dist_node WHERE groupid <> 0 ORDER BY nodeport OFFSET ?) AS extra`, [WORKERS]).catch((err: Error) => {
+        if (!/pg_dist_node/.test(err.message)) throw err; // plain PostgreSQL: no Citus metadata
+      });
       await migrateLatest(db.knex);
       console.error(`[${b.name}] seeding ${ACCOUNTS} × ${PER_ACCOUNT} memories`);
-      const tenants = await seed(db);
-      results.push(await measure(db, tenants));
-    } finally {
-      await db.close();
-      await dropPostgresDatabase(b.admin, name);
+      backend.tenants = await seed(db);
+    }
+    const [pg, citus] = await measure(opened.map((o) => o.backend)).then((m) => [0, 1].map((k) => ({ semantic: m.semantic[k]!, keyword: m.keyword[k]!, hybrid: m.hybrid[k]!, creates: m.creates[k]! })));
+    const table = new Table();
+    const size = `${ACCOUNTS}×${PER_ACCOUNT}`;
+    for (const mode of ['semantic', 'keyword', 'hybrid'] as const) {
+      table.add(size, `${mode} search p50`, ms(pg![mode].p50), ms(citus![mode].p50), times(citus![mode].p50 / pg![mode].p50));
+      table.add(size, `${mode} search p95`, ms(pg![mode].p95), ms(citus![mode].p95), times(citus![mode].p95 / pg![mode].p95));
+    }
+    table.add(size, 'v1 create statement, one at a time', rate(pg!.creates), rate(citus!.creates), times(pg!.creates / citus!.creates));
+    table.note(
+      `bare = plain PostgreSQL, service = the Citus coordinator with ${WORKERS} workers on the same machine, statement by statement in turn; ratio = Citus / PostgreSQL (time), PostgreSQL / Citus (rate).`,
+    );
+    console.log(table.render());
+  } finally {
+    for (const o of opened) {
+      await o.backend.common.close();
+      await o.backend.db.close();
+      await dropPostgresDatabase(o.admin, o.name);
     }
   }
-  const [pg, citus] = [results[0]!, results[1]!];
-  const table = new Table();
-  const size = `${ACCOUNTS}×${PER_ACCOUNT}`;
-  for (const mode of ['semantic', 'keyword', 'hybrid'] as const) {
-    table.add(size, `${mode} search p50`, ms(pg[mode].p50), ms(citus[mode].p50), times(citus[mode].p50 / pg[mode].p50));
-    table.add(size, `${mode} search p95`, ms(pg[mode].p95), ms(citus[mode].p95), times(citus[mode].p95 / pg[mode].p95));
-  }
-  table.add(size, 'v1 create statement, one at a time', rate(pg.creates), rate(citus.creates), times(pg.creates / citus.creates));
-  table.note('bare = plain PostgreSQL, service = the Citus coordinator with two workers on the same machine; ratio = Citus / PostgreSQL (time), PostgreSQL / Citus (rate).');
-  console.log(table.render());
 }
 
 main().catch((err) => {
