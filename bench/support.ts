@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createLogger, loadConfig } from '@ams/core';
-import { accountsRepository, CommonWords, createDatabase, createPostgresDatabase, dropPostgresDatabase, migrateLatest, Database } from '@ams/db';
+import { accountsRepository, CommonWords, createDatabase, createPostgresDatabase, dropPostgresDatabase, migrateLatest, SearchRecorder, Database } from '@ams/db';
 import { LexicalEmbedder, Embedder } from '@ams/embeddings';
 import { type AppContext, connectRedis, createApp, createIngestion, issueApiKey } from '@ams/api';
 
@@ -86,7 +86,7 @@ export async function startBenchServer(
   await migrateLatest(db.knex);
   const logger = createLogger('bench', config);
   const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined;
-  const ctx: AppContext = { config, logger, db, embedder, redis, commonWords: new CommonWords(db.knex) };
+  const ctx: AppContext = { config, logger, db, embedder, redis, commonWords: new CommonWords(db.knex), searches: new SearchRecorder(db.knex, (err) => logger.warn('searches not recorded', { error: err.message })) };
   opts.instrument?.(ctx);
   const ingestion = createIngestion(config, { db, logger, embedder: ctx.embedder, redis });
   ctx.ingestion = ingestion;

@@ -102,8 +102,14 @@ export async function deleteAgent(deps: AccountDeps, auth: AuthContext, id: stri
 
 const round = (n: number) => Math.round(n * 1e4) / 1e4;
 
-export async function agentStats(deps: AccountDeps, auth: AuthContext, id: string) {
+/** The stats' database, and this process's search records still being written (the stats include them). */
+export interface AgentStatsDeps extends AccountDeps {
+  searches: { written(): Promise<void> };
+}
+
+export async function agentStats(deps: AgentStatsDeps, auth: AuthContext, id: string) {
   const agent = await requireAgent(deps, auth, id);
+  await deps.searches.written();
   const [s, searches] = await Promise.all([
     agentsRepository.stats(deps.db, auth.accountId, id),
     searchEventsRepository.summaryForAgent(deps.db, auth.accountId, id),

@@ -16,6 +16,7 @@ export * from './repositories/memories.repository';
 export * from './repositories/new-memories.repository';
 export * from './repositories/entities.repository';
 export * from './repositories/search-events.repository';
+export * from './search-recorder';
 export * from './repositories/search-hits.repository';
 export * from './repositories/sessions.repository';
 export * from './repositories/projects.repository';

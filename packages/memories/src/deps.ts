@@ -1,5 +1,5 @@
 import type { Logger } from '@ams/core';
-import type { CommonWords, Db, MemoryRow } from '@ams/db';
+import type { CommonWords, Db, MemoryRow, SearchRecorder } from '@ams/db';
 import type { Embedder } from '@ams/embeddings';
 
 /** Hands webhook deliveries, recorded in a transaction that has committed, to the dispatcher. Never throws. */
@@ -24,8 +24,8 @@ export interface IngestionPort {
 export interface MemoryDeps {
   /** For a read, bound to the request (its statements stop when the request is abandoned). */
   db: Db;
-  /** The process's database, never bound to a request: where a read writes what it causes (a search's record). */
-  primary: Db;
+  /** The process's writer of search records (written after the answer, on the primary). */
+  searches: SearchRecorder;
   /** Keyword ranking's memory of common words: the process's, made and closed with its context. */
   commonWords: CommonWords;
   embedder: Embedder;

@@ -10,6 +10,8 @@ export interface RetieringDeps {
   intervalMs: number;
   batchSize: number;
   dispatch?: Dispatch;
+  /** This process's search records still being written: a run on request counts them. */
+  searches?: { written(): Promise<void> };
 }
 
 /** The account's rules (the defaults, off, until an admin saves some) and its last run. */
@@ -43,7 +45,7 @@ export async function saveRetieringSettings(deps: RetieringDeps, accountId: stri
 export async function runRetieringNow(deps: RetieringDeps, accountId: string) {
   const settings = (await retieringRepository.settings(deps.db, accountId)) ?? (await retieringRepository.saveSettings(deps.db, accountId, {}));
   // Every recall recorded so far counts: the caller asked after them.
-  const outcome = await retierAccount(deps.db, settings, { batchSize: deps.batchSize, dispatch: deps.dispatch, foldLagMs: 0 });
+  const outcome = await retierAccount(deps.db, settings, { batchSize: deps.batchSize, dispatch: deps.dispatch, foldLagMs: 0, searches: deps.searches });
   return { object: 'retiering_run' as const, ...outcome };
 }
 

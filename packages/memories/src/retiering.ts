@@ -1,5 +1,5 @@
 import type { Db, RetieringSettingsRow } from '@ams/db';
-import { retieringRepository, searchEventsRepository } from '@ams/db';
+import { retieringRepository } from '@ams/db';
 import type { Dispatch } from './deps';
 import { dispatchAfterCommit, memoryEventData, recordEvents } from './events';
 import { asActor } from './history';
@@ -16,6 +16,8 @@ export interface RetierOptions {
   foldLagMs?: number;
   now?: Date;
   dispatch?: Dispatch;
+  /** This process's searches still being recorded (written after they answered): awaited, so they count as recalls before now. */
+  searches?: { written(): Promise<void> };
 }
 
 export interface RetierOutcome {
@@ -31,8 +33,7 @@ export interface RetierOutcome {
  * `changes: ['tier']` and `retiered`) in its batch's transaction.
  */
 export async function retierAccount(db: Db, settings: RetieringSettingsRow, options: RetierOptions): Promise<RetierOutcome> {
-  // This process's searches still being recorded (written after they answered) count as recalls before now.
-  await searchEventsRepository.written();
+  await options.searches?.written();
   const now = options.now ?? new Date();
   const foldUntil = new Date(now.getTime() - (options.foldLagMs ?? 60_000));
   const folded =

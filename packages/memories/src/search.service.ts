@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { Candidate, Db, detachedFromRequest, EntityLinkRef, HydratedHit, memoriesRepository, MemoryRow, SearchEvent, SearchFilters, searchEventsRepository, searchHitsRepository } from '@ams/db';
+import { Candidate, Db, EntityLinkRef, HydratedHit, memoriesRepository, MemoryRow, SearchFilters, searchHitsRepository } from '@ams/db';
 import { cosineSimilarity, Embedder, embedQuery } from '@ams/embeddings';
 import { compressToQuery, splitSentences } from '@ams/text';
 import { resolveAgentForRead } from './agent-ref';
@@ -43,7 +43,7 @@ const legFactors = (f: Partial<ScoreFactors>): ScoreFactors => ({ vector: null, 
 /** Candidates per list for hybrid: enough depth for fusion to reorder, bounded for latency. */
 const hybridDepth = (limit: number) => Math.min(200, Math.max(30, limit * 3));
 
-export type SearchDeps = Pick<MemoryDeps, 'db' | 'primary' | 'embedder' | 'logger' | 'commonWords' | 'onSearch'>;
+export type SearchDeps = Pick<MemoryDeps, 'db' | 'searches' | 'embedder' | 'logger' | 'commonWords' | 'onSearch'>;
 
 interface Ranked {
   /** Best first. */
@@ -108,19 +108,6 @@ async function graphLeg(db: Db, f: SearchFilters, query: string, k: number): Pro
 }
 
 /**
- * Writes a search's record on the primary, beside the search's read and never inside it (so the
- * read could be served elsewhere), after the answer has gone out: the search does not wait for it.
- * Reads of search_events in this process wait for it (searchEventsRepository.written), so stats
- * read right after a search include it. Outside the request's cancellation (the search was asked,
- * even if its client left). A failure is logged and never fails the search.
- */
-function recordSearch({ primary, logger }: SearchDeps, event: SearchEvent): void {
-  detachedFromRequest(() => searchEventsRepository.recordAfterAnswer(primary, event)).catch((err: Error) =>
-    logger.warn('search not recorded', { error: err.message, search_mode: event.searchMode }),
-  );
-}
-
-/**
  * Keeps each result's sentences most similar to the query within an equal share of the total
  * budget (max_context_tokens × 4 characters), in their original order. One embedding call.
  */
@@ -168,7 +155,8 @@ export async function searchMemories(deps: SearchDeps, caller: Caller, body: Sea
   const scored = body.recency_half_life ? await weighByRecency(db, caller.accountId, ranked.scored, body.recency_half_life, body.as_of ?? new Date()) : ranked.scored;
   const kept = scored.filter((c) => c.score >= body.min_score).slice(0, body.limit);
   const hits = kept.every((c) => c.row) ? kept.map((c) => ({ ...c.row!, score: c.score })) : await searchHitsRepository.hydrate(db, caller.accountId, kept);
-  recordSearch(deps, {
+  // Written after the answer, with other searches' records (SearchRecorder).
+  deps.searches.record({
     accountId: caller.accountId,
     agentId: agent === 'none' ? null : agent,
     query: body.query,

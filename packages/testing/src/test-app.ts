@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import supertest from 'supertest';
 import { createLogger, loadConfig, Config } from '@ams/core';
-import { accountsRepository, CommonWords, createDatabase, Database, searchEventsRepository } from '@ams/db';
+import { accountsRepository, CommonWords, createDatabase, Database, SearchRecorder } from '@ams/db';
 import { Embedder, LexicalEmbedder } from '@ams/embeddings';
 import type { Registry } from 'prom-client';
 import { apiMetrics, closeApp, connectRedis, createApp, createIngestion, issueApiKey, startReadRouting, type AppContext, type RedisConnection, type Scope } from '@ams/api';
@@ -91,6 +91,7 @@ export async function createTestApp(
     redis,
     embedder,
     commonWords: new CommonWords(db.knex),
+    searches: new SearchRecorder(db.knex, (err, lost) => logger.warn('searches not recorded', { error: err.message, lost })),
     models: modelLoader(config, [embedder]),
     metrics: apiMetrics(db.knex, opts.metricsRegistry),
     // DATABASE_REPLICA_URLS in `env`: reads served by replicas (read-replicas*.test.ts).
@@ -118,7 +119,7 @@ export async function createTestApp(
       if (!opts.redis) await redis?.close();
       await ctx.readRouting?.close();
       await ctx.commonWords.close();
-      await searchEventsRepository.written();
+      await ctx.searches.written();
       if (owned) await db.close();
       if (violations.length) throw new Error(`responses that do not match the OpenAPI document:\n${[...new Set(violations)].join('\n')}`);
     },

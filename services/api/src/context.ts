@@ -1,6 +1,6 @@
 import type { AuthContext } from '@ams/accounts';
 import type { Config, Logger } from '@ams/core';
-import type { CommonWords, Database } from '@ams/db';
+import type { CommonWords, Database, SearchRecorder } from '@ams/db';
 import type { Embedder } from '@ams/embeddings';
 import type { ModelLoader, ReembedRunner } from '@ams/ingestion';
 import type { Dispatch, IngestionPort } from '@ams/memories';
@@ -19,6 +19,8 @@ export interface AppContext {
   embedder: Embedder;
   /** Keyword ranking's memory of common words over `db`; closed before `db` is. */
   commonWords: CommonWords;
+  /** Writes each search's record after its answer, with others' (on `db`); awaited before `db` closes. */
+  searches: SearchRecorder;
   /**
    * Hands webhook deliveries, recorded in a transaction that has committed, to the dispatcher
    * (the queue in split mode, the in-process dispatcher in embedded mode). Never throws.

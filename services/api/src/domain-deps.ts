@@ -10,8 +10,8 @@ import { importRecordRules } from './routes/import/import-record-rules';
 // Each domain package takes only what its rules use; these cut that out of the process's context.
 // Reads that stop with their request take requestResources (memory-deps.ts) instead of `store`.
 
-/** The process's database and model, bound to no request: what writes use, and reads that always finish. */
-export const store = (ctx: AppContext) => ({ db: ctx.db.knex, embedder: ctx.embedder });
+/** The process's database, model and search recorder, bound to no request: what writes use, and reads that always finish. */
+export const store = (ctx: AppContext) => ({ db: ctx.db.knex, embedder: ctx.embedder, searches: ctx.searches });
 
 /** Checking presented API keys. */
 export const keyCheckDeps = (ctx: AppContext): KeyCheckDeps => ({ db: ctx.db.knex, logger: ctx.logger, apiKeyCacheMs: ctx.config.apiKeyCacheMs });
@@ -48,4 +48,5 @@ export const retieringDeps = (ctx: AppContext): RetieringDeps => ({
   intervalMs: ctx.config.retiering.intervalMs,
   batchSize: ctx.config.retiering.batchSize,
   dispatch: ctx.webhookDispatch,
+  searches: ctx.searches,
 });

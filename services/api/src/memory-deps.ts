@@ -21,11 +21,11 @@ function stopsWith(embedder: Embedder, signal: AbortSignal): Embedder {
  * The database and embedder one request works with: for a read, its reader (a replica, or the
  * primary: lib/read-routing.ts) bound to the request's signal, so when its client goes away or its
  * deadline passes the running query is cancelled and the steps left (query embedding, hydration)
- * are skipped. Writes get the primary and the plain embedder, and always finish. `primary` is
- * where a read writes what it causes (a search's record).
+ * are skipped. Writes get the primary and the plain embedder, and always finish. What a read
+ * causes (a search's record) is written by the process's SearchRecorder, on the primary.
  */
 export function requestResources(ctx: AppContext, req: Request): SearchDeps {
-  const process = { primary: ctx.db.knex, commonWords: ctx.commonWords, logger: req.log, onSearch: ctx.metrics?.observeSearch };
+  const process = { searches: ctx.searches, commonWords: ctx.commonWords, logger: req.log, onSearch: ctx.metrics?.observeSearch };
   if (!isReadRequest(req)) return { ...process, db: ctx.db.knex, embedder: ctx.embedder };
   const signal = requestSignal(req);
   return { ...process, db: abandonable(readerFor(ctx, req), signal), embedder: stopsWith(ctx.embedder, signal) };

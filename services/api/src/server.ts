@@ -1,5 +1,5 @@
 import { createLogger, loadConfig, runService, secretBoxFor } from '@ams/core';
-import { CommonWords, createDatabase, migrateLatest, sealWebhookSecrets, searchEventsRepository } from '@ams/db';
+import { CommonWords, createDatabase, migrateLatest, sealWebhookSecrets, SearchRecorder } from '@ams/db';
 import { createEmbedder, SwitchableEmbedder, withQueryCache } from '@ams/embeddings';
 import { followActiveModel, modelLoader } from '@ams/ingestion';
 import { serveMetrics } from '@ams/metrics';
@@ -52,6 +52,7 @@ runService(SHUTDOWN_GRACE_MS, async () => {
     redis,
     embedder,
     commonWords: new CommonWords(db.knex),
+    searches: new SearchRecorder(db.knex, (err, lost) => logger.warn('searches not recorded', { error: err.message, lost })),
     webhookDispatch: webhooks.dispatch,
     ingestion,
     metrics,
@@ -92,7 +93,7 @@ runService(SHUTDOWN_GRACE_MS, async () => {
       await readRouting?.close();
       await ctx.commonWords.close();
       // Searches answered before the stop are still being recorded.
-      await searchEventsRepository.written();
+      await ctx.searches.written();
       await db.close();
     },
   };

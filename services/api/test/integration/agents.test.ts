@@ -93,7 +93,7 @@ describe('agents', () => {
     await t.ctx.db.knex('sessions').insert({ account_id: acct.accountId, agent_id: agent.body.id, status: 'ended' });
     await t.request().post('/v1/memories/search').set(bearer(acct.key)).send({ query: 'hot one', agent_id: agent.body.id });
     await t.request().post('/v1/memories/search').set(bearer(acct.key)).send({ query: 'hot one', agent_id: agent.body.id });
-    await searchEventsRepository.record(t.ctx.db.knex, { accountId: acct.accountId, agentId: agent.body.id, query: 'rare query', searchMode: 'keyword', resultCount: 0, avgScore: null, responseMs: 10 });
+    await searchEventsRepository.recordMany(t.ctx.db.knex, [{ accountId: acct.accountId, agentId: agent.body.id, query: 'rare query', searchMode: 'keyword', resultCount: 0, avgScore: null, responseMs: 10 }]);
 
     const res = await t.request().get(`/v1/agents/${agent.body.id}/stats`).set(bearer(acct.key));
     expect(res.status).toBe(200);

@@ -1,4 +1,4 @@
-import { memoriesRepository, searchEventsRepository } from '@ams/db';
+import { memoriesRepository } from '@ams/db';
 import { toPgVector } from '@ams/embeddings';
 import { entityNamesInQuery, reciprocalRankFusion } from '@ams/memories';
 import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp, testBackend } from '@ams/testing';
@@ -115,7 +115,7 @@ describe('POST /v1/memories/search', () => {
     const query = `recorded ${mode} database query`;
     const res = await search({ query, search_mode: mode, agent_id: 'searcher' });
     expect(res.status).toBe(200);
-    await searchEventsRepository.written();
+    await t.ctx.searches.written();
     const recorded = await t.ctx.db.knex('search_events').where({ account_id: acct.accountId, query });
     const agent = await t.ctx.db.knex('agents').where({ account_id: acct.accountId, name: 'searcher' }).first();
     expect(recorded).toEqual([expect.objectContaining({ agent_id: agent.id, search_mode: mode, result_count: res.body.data.length })]);
@@ -128,7 +128,7 @@ describe('POST /v1/memories/search', () => {
   it('records a search that matches nothing (an unknown agent name) with no results', async () => {
     const query = 'recorded query of nobody';
     expect((await search({ query, agent_id: 'nobody-at-all' })).body.data).toEqual([]);
-    await searchEventsRepository.written();
+    await t.ctx.searches.written();
     const recorded = await t.ctx.db.knex('search_events').where({ account_id: acct.accountId, query });
     expect(recorded).toEqual([expect.objectContaining({ agent_id: null, result_count: 0, avg_score: null })]);
   });
@@ -144,7 +144,7 @@ describe('POST /v1/memories/search', () => {
       const res = await search({ query, agent_id: 'searcher' });
       expect(res.status).toBe(200);
       let written = false;
-      const pending = searchEventsRepository.written().then(() => (written = true));
+      const pending = t.ctx.searches.written().then(() => (written = true));
       await new Promise((r) => setImmediate(r));
       expect(written).toBe(false);
       await hold.commit();
@@ -171,12 +171,12 @@ describe('POST /v1/memories/search', () => {
     try {
       const before = await records();
       const res = await search({ query: failing });
-      await searchEventsRepository.written();
+      await t.ctx.searches.written();
       expect(res.status).toBe(200);
       expect(res.body.data[0].memory.id).toBe(ids.pg);
       expect(await records()).toBe(before);
       expect((await search({ query: 'recorded after a refused one' })).status).toBe(200);
-      await searchEventsRepository.written();
+      await t.ctx.searches.written();
       expect(await db('search_events').where({ account_id: acct.accountId, query: 'recorded after a refused one' })).toHaveLength(1);
     } finally {
       await db.transaction(async (trx) => {

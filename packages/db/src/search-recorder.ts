@@ -1,0 +1,72 @@
+import type { Knex } from 'knex';
+import { detachedFromRequest } from './driver-features';
+import { SearchEvent, searchEventsRepository } from './repositories/search-events.repository';
+
+/** Records per INSERT: a burst larger than this is written in several. */
+const MAX_PER_STATEMENT = 200;
+
+/**
+ * The process's writer of search records (one per API process, made and closed with its context).
+ * A search hands its record over and answers at once; the record is written after the answer has
+ * gone out, on the primary, outside the request (a search whose client left was still asked).
+ * Records handed over while a write is under way go together in the next one: under load, one
+ * INSERT for many searches instead of one each. written() is what reads of search_events in this
+ * process wait for, so stats read right after a search include it. A failure is reported to
+ * `onFailure` and never fails a search; a failed batch is written again one record at a time, so a
+ * record the database refuses loses only itself.
+ */
+export class SearchRecorder {
+  private queued: SearchEvent[] = [];
+  /** Settles when the queued records are written: the write after the one under way. */
+  private next?: { done: Promise<void>; settle: () => void };
+  /** The write under way (or the last one). */
+  private current: Promise<void> = Promise.resolve();
+  private draining = false;
+
+  constructor(
+    private readonly primary: Knex,
+    private readonly onFailure: (err: Error, lost: number) => void,
+  ) {}
+
+  record(event: SearchEvent): void {
+    this.queued.push(event);
+    if (!this.next) {
+      let settle!: () => void;
+      const done = new Promise<void>((resolve) => (settle = resolve));
+      this.next = { done, settle };
+    }
+    if (!this.draining) {
+      this.draining = true;
+      void detachedFromRequest(() => this.drain());
+    }
+  }
+
+  /** Resolves once every record handed over so far is written (or has failed). */
+  written(): Promise<void> {
+    return this.next?.done ?? this.current;
+  }
+
+  private async drain(): Promise<void> {
+    // The answer goes out first (it was sent in the turn that handed the record over).
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.next) {
+      const { done, settle } = this.next;
+      const batch = this.queued;
+      this.queued = [];
+      this.next = undefined;
+      this.current = done;
+      for (let i = 0; i < batch.length; i += MAX_PER_STATEMENT) await this.write(batch.slice(i, i + MAX_PER_STATEMENT));
+      settle();
+    }
+    this.draining = false;
+  }
+
+  private async write(batch: SearchEvent[]): Promise<void> {
+    try {
+      await searchEventsRepository.recordMany(this.primary, batch);
+    } catch (err) {
+      if (batch.length === 1) return this.onFailure(err as Error, 1);
+      for (const one of batch) await this.write([one]);
+    }
+  }
+}
