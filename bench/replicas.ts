@@ -19,9 +19,9 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import readline from 'node:readline';
 import { createLogger, loadConfig } from '@ams/core';
-import { accountsRepository, CommonWords, createDatabase, createPostgresDatabase, dropPostgresDatabase, migrateLatest, SearchRecorder, type Database } from '@ams/db';
+import { accountsRepository, createDatabase, createPostgresDatabase, dropPostgresDatabase, migrateLatest, type Database } from '@ams/db';
 import { LexicalEmbedder } from '@ams/embeddings';
-import { connectRedis, createApp, issueApiKey, startReadRouting, type AppContext, type RedisConnection } from '@ams/api';
+import { connectRedis, createApp, issueApiKey, searchHelpers, startReadRouting, type AppContext, type RedisConnection } from '@ams/api';
 import { ms, times } from './report';
 import { ADMIN_URL, arg, percentiles, prng, sentence } from './support';
 
@@ -80,7 +80,7 @@ async function serveChild(): Promise<void> {
   const logger = createLogger('bench', config);
   const db = await createDatabase(config);
   const redis = connectRedis(REDIS_URL, logger);
-  const ctx: AppContext = { config, logger, db, embedder: new LexicalEmbedder(), redis, commonWords: new CommonWords(db.knex), searches: new SearchRecorder(db.knex, (err) => logger.warn('searches not recorded', { error: err.message })) };
+  const ctx: AppContext = { config, logger, db, embedder: new LexicalEmbedder(), redis, ...searchHelpers(db.knex, logger) };
   ctx.readRouting = await startReadRouting(config, db, redis, logger);
   const app = createApp(ctx);
   const server = app.listen(0, '127.0.0.1');
@@ -170,7 +170,7 @@ async function main(): Promise<void> {
   try {
     await migrateLatest(db.knex);
     redis = connectRedis(REDIS_URL, logger);
-    const primaryOnly: AppContext = { config, logger, db, embedder: new LexicalEmbedder(), redis, commonWords: new CommonWords(db.knex), searches: new SearchRecorder(db.knex, (err) => logger.warn('searches not recorded', { error: err.message })) };
+    const primaryOnly: AppContext = { config, logger, db, embedder: new LexicalEmbedder(), redis, ...searchHelpers(db.knex, logger) };
     // This process's own view of the replica: the seed's arrival, and the checks timed alone.
     const readRouting = await startReadRouting(replicaConfig, db, redis, logger);
     // The new database reaches the replica by replay: its first checks may find it missing.

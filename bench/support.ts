@@ -5,9 +5,9 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createLogger, loadConfig } from '@ams/core';
-import { accountsRepository, CommonWords, createDatabase, createPostgresDatabase, dropPostgresDatabase, migrateLatest, SearchRecorder, Database } from '@ams/db';
+import { accountsRepository, createDatabase, createPostgresDatabase, dropPostgresDatabase, migrateLatest, Database } from '@ams/db';
 import { LexicalEmbedder, Embedder } from '@ams/embeddings';
-import { type AppContext, connectRedis, createApp, createIngestion, issueApiKey } from '@ams/api';
+import { type AppContext, connectRedis, createApp, createIngestion, issueApiKey, searchHelpers } from '@ams/api';
 
 export const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -86,7 +86,7 @@ export async function startBenchServer(
   await migrateLatest(db.knex);
   const logger = createLogger('bench', config);
   const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined;
-  const ctx: AppContext = { config, logger, db, embedder, redis, commonWords: new CommonWords(db.knex), searches: new SearchRecorder(db.knex, (err) => logger.warn('searches not recorded', { error: err.message })) };
+  const ctx: AppContext = { config, logger, db, embedder, redis, ...searchHelpers(db.knex, logger) };
   opts.instrument?.(ctx);
   const ingestion = createIngestion(config, { db, logger, embedder: ctx.embedder, redis });
   ctx.ingestion = ingestion;
@@ -113,6 +113,7 @@ export async function startBenchServer(
       }
       await redis?.close();
       await ctx.commonWords.close();
+      await ctx.searches.written();
       await db.close();
       if (url) await dropPostgresDatabase(ADMIN_URL, dbName);
       if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,10 +1,10 @@
 import type { Express } from 'express';
 import supertest from 'supertest';
 import { createLogger, loadConfig, Config } from '@ams/core';
-import { accountsRepository, CommonWords, createDatabase, Database, SearchRecorder } from '@ams/db';
+import { accountsRepository, createDatabase, Database } from '@ams/db';
 import { Embedder, LexicalEmbedder } from '@ams/embeddings';
 import type { Registry } from 'prom-client';
-import { apiMetrics, closeApp, connectRedis, createApp, createIngestion, issueApiKey, startReadRouting, type AppContext, type RedisConnection, type Scope } from '@ams/api';
+import { apiMetrics, closeApp, connectRedis, createApp, createIngestion, issueApiKey, searchHelpers, startReadRouting, type AppContext, type RedisConnection, type Scope } from '@ams/api';
 import { modelLoader } from '@ams/ingestion';
 import { waitFor } from './wait';
 import { createTestPglite } from './test-pglite';
@@ -90,8 +90,7 @@ export async function createTestApp(
     db,
     redis,
     embedder,
-    commonWords: new CommonWords(db.knex),
-    searches: new SearchRecorder(db.knex, (err, lost) => logger.warn('searches not recorded', { error: err.message, lost })),
+    ...searchHelpers(db.knex, logger),
     models: modelLoader(config, [embedder]),
     metrics: apiMetrics(db.knex, opts.metricsRegistry),
     // DATABASE_REPLICA_URLS in `env`: reads served by replicas (read-replicas*.test.ts).

@@ -7,6 +7,7 @@ export { connectRedis, type RedisConnection } from './lib/redis';
 export { startReadRouting, type ReadRouting } from './lib/read-routing';
 export type { Scope } from '@ams/accounts';
 export { issueApiKey } from './issue-api-key';
+export { searchHelpers } from './search-helpers';
 export { ROUTE_DOCS } from './openapi/all-route-docs';
 export { documentOf } from './openapi/openapi.router';
 export { validationTrace } from './openapi/validation-trace';

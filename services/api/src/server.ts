@@ -1,5 +1,5 @@
 import { createLogger, loadConfig, runService, secretBoxFor } from '@ams/core';
-import { CommonWords, createDatabase, migrateLatest, sealWebhookSecrets, SearchRecorder } from '@ams/db';
+import { createDatabase, migrateLatest, sealWebhookSecrets } from '@ams/db';
 import { createEmbedder, SwitchableEmbedder, withQueryCache } from '@ams/embeddings';
 import { followActiveModel, modelLoader } from '@ams/ingestion';
 import { serveMetrics } from '@ams/metrics';
@@ -9,6 +9,7 @@ import { closeApp, createApp } from './app';
 import type { AppContext } from './context';
 import { announceBootstrapKey } from './lib/bootstrap-key-output';
 import { createHttpServer } from './http-server';
+import { searchHelpers } from './search-helpers';
 import { connectRedis } from './lib/redis';
 import { createWebhookDispatch } from './lib/webhook-dispatch';
 import { apiMetrics } from './lib/api-metrics';
@@ -51,8 +52,7 @@ runService(SHUTDOWN_GRACE_MS, async () => {
     db,
     redis,
     embedder,
-    commonWords: new CommonWords(db.knex),
-    searches: new SearchRecorder(db.knex, (err, lost) => logger.warn('searches not recorded', { error: err.message, lost })),
+    ...searchHelpers(db.knex, logger),
     webhookDispatch: webhooks.dispatch,
     ingestion,
     metrics,
