@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ListPage, Memory } from '../api/types';
 import { MEMORY_TYPES, TIERS } from '../api/types';
 import { AgentSelect, ProjectSelect, useAgentNames } from '../components/pickers';
@@ -24,8 +24,12 @@ export function MemoriesPage({ query }: { query: URLSearchParams }) {
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<ApiFailure | null>(null);
   const agentName = useAgentNames();
+  // The filters' generation: an answer for filters changed meanwhile is dropped, so a slow
+  // unfiltered answer never replaces the filtered list that came before it.
+  const generation = useRef(0);
 
   const load = async (cursor: string | null) => {
+    const mine = generation.current;
     setLoading(true);
     setError(null);
     try {
@@ -33,15 +37,17 @@ export function MemoriesPage({ query }: { query: URLSearchParams }) {
       const { expiring, ...rest } = filters;
       const expiresBefore = expiring ? Math.floor(Date.now() / 1000) + Number(expiring) : undefined;
       const res = await api.get<ListPage<Memory>>('/v1/memories', { ...rest, limit: 25, cursor, ...(expiresBefore ? { expires_before: expiresBefore } : {}) });
+      if (mine !== generation.current) return;
       setItems((prev) => (cursor ? [...prev, ...res.data] : res.data));
       setPage({ cursor: res.has_more ? res.next_cursor : null, total: res.total_count });
     } catch (err) {
-      setError(asFailure(err));
+      if (mine === generation.current) setError(asFailure(err));
     } finally {
-      setLoading(false);
+      if (mine === generation.current) setLoading(false);
     }
   };
   useEffect(() => {
+    generation.current++;
     setItems([]);
     setPage(null);
     void load(null);
@@ -52,7 +58,7 @@ export function MemoriesPage({ query }: { query: URLSearchParams }) {
 
   return (
     <>
-      <PageHeader title="Memories" subtitle={page ? `${page.total.toLocaleString()} memor${page.total === 1 ? 'y' : 'ies'}${active ? ' match the filters' : ''}` : 'What your agents have stored'} />
+      <PageHeader title="Memories" subtitle={page ? `${page.total.toLocaleString()} ${page.total === 1 ? `memory${active ? ' matches' : ''}` : `memories${active ? ' match' : ''}`}${active ? ' the filters' : ''}` : 'What your agents have stored'} />
       <form class="filters" aria-label="Filter memories" onSubmit={(e) => e.preventDefault()}>
         <Field label="Agent">
           <AgentSelect value={filters.agent_id ?? ''} onChange={(v) => set('agent_id', v)} />

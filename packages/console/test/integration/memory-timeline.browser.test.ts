@@ -23,13 +23,17 @@ const problems: string[] = [];
 
 async function signedIn(): Promise<Page> {
   const page = await context.newPage();
+  await signIn(page);
+  return page;
+}
+
+async function signIn(page: Page): Promise<void> {
   page.setDefaultTimeout(15_000);
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   await page.goto(server.baseUrl + '/#/memories');
   await page.getByLabel('API key').fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('navigation', { name: 'Console sections' }).waitFor();
-  return page;
 }
 
 beforeAll(async () => {
@@ -79,14 +83,31 @@ describe('memory lifecycle in the console', () => {
 
   test('the memory list shows when memories expire, and filters to what expires soon', async () => {
     const soon = await api.post<{ id: string }>('/v1/memories', { agent_id: 'expiry', content: 'Scratch: the build number is 4411', ttl_seconds: 1800 });
-    const later = await api.post<{ id: string }>('/v1/memories', { agent_id: 'expiry', content: 'Scratch: retro notes for the sprint', ttl_seconds: 5 * 86_400 });
+    await api.post('/v1/memories', { agent_id: 'expiry', content: 'Scratch: retro notes for the sprint', ttl_seconds: 5 * 86_400 });
     await api.post('/v1/memories', { agent_id: 'expiry', content: 'Keeps forever: the product is called Atlas' });
-    const page = await signedIn();
+    const page = await context.newPage();
+    // The unfiltered list asked for at sign-in is answered only after the filtered one (the real
+    // answer, held): a stale answer must not replace the filtered list.
+    let filteredAnswered!: () => void;
+    const filteredDone = new Promise<void>((resolve) => (filteredAnswered = resolve));
+    await page.route(/\/v1\/memories\?/, async (route) => {
+      if (route.request().url().includes('expires_before')) {
+        await route.fulfill({ response: await route.fetch() });
+        filteredAnswered();
+      } else {
+        await filteredDone;
+        await route.continue();
+      }
+    });
+    await signIn(page);
     await page.goto(`${server.baseUrl}/#/memories?expiring=3600`);
     const table = page.getByRole('table', { name: 'Memories' });
     await table.locator(`tr[data-memory-id="${soon.id}"]`).waitFor();
-    // The list may draw once before the filter's answer replaces it: the later one must go.
-    await table.locator(`tr[data-memory-id="${later.id}"]`).waitFor({ state: 'detached' });
+    await filteredDone;
+    // The held unfiltered answer arrives now: the list stays the filtered one.
+    await page.waitForLoadState('networkidle');
+    await expect(table.locator('tr[data-memory-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-memory-id')))).resolves.toEqual([soon.id]);
+    await expect(page.getByText('1 memory matches the filters').isVisible()).resolves.toBe(true);
     await expect(table.locator(`tr[data-memory-id="${soon.id}"] td.expiring`).textContent()).resolves.toMatch(/in (29|30) min/);
     await page.screenshot({ path: path.join(ARTIFACTS, '22-memories-expiring-soon.png'), fullPage: true });
     await page.close();
