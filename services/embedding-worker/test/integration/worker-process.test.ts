@@ -204,7 +204,8 @@ describe('embedding-worker process', () => {
     const long = await createV2('a memory long enough to overflow the position window of the broken model, with many more tokens than sixteen');
     const short = await createV2('short memory');
     const status = async (id: string) => (await t.request().get(`/v2/memories/${id}/status`).set(bearer(acct.key))).body;
-    await waitFor(async () => (await status(long.id)).status === 'failed', 20_000, 'the long memory failed');
+    // A worker process starting and loading a model, then two attempts: seconds when quiet, more on a loaded machine.
+    await waitFor(async () => (await status(long.id)).status === 'failed', 45_000, 'the long memory failed');
     expect(await status(long.id)).toMatchObject({ status: 'failed', error: expect.stringContaining('Non-zero status code') });
     expect(await knex()('memories').where({ id: long.id }).first('embedding_attempts')).toEqual({ embedding_attempts: 2 });
     expect((await status(short.id)).status).toBe('ready');
@@ -214,8 +215,8 @@ describe('embedding-worker process', () => {
     const retried = await t.request().post(`/v2/memories/${long.id}/retry`).set(bearer(acct.key));
     expect(retried.status).toBe(200);
     expect(retried.body).toMatchObject({ id: long.id, status: 'pending', error: null });
-    await allReady([long.id]);
-  });
+    await allReady([long.id], 30_000);
+  }, 90_000);
 
   it('exits 0 on SIGTERM', async () => {
     const worker = startWorker();
