@@ -8,7 +8,7 @@ import { apiMetrics, closeApp, connectRedis, createApp, createIngestion, issueAp
 import { modelLoader } from '@ams/ingestion';
 import { waitFor } from './wait';
 import { createTestPglite } from './test-pglite';
-import { WARM_UP_PATH, withConformanceChecks } from './openapi-conformance';
+import { withConformanceChecks } from './openapi-conformance';
 
 const RELAXED_LIMITS = {
   RATE_LIMIT_PER_MINUTE: '100000',
@@ -103,8 +103,6 @@ export async function createTestApp(
   // Every response of every integration test is checked against the OpenAPI document.
   const api = createApp(ctx);
   const { app, violations } = withConformanceChecks(api);
-  // The validator loads the document on its first request: done now, so no test's first request waits on it.
-  await supertest(app).get(WARM_UP_PATH).expect(204);
   return {
     app,
     api,
