@@ -81,7 +81,14 @@ export async function createTestApp(
   const logger = createLogger('api', config);
   const { db, owned } = opts.db ? { db: opts.db, owned: false } : await openDatabase(config);
   const redis = opts.redis === null ? undefined : opts.redis ?? (config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined);
-  if (redis) await waitFor(() => redis.isReady(), 3000).catch(() => undefined);
+  if (redis) {
+    // Connected, or its first attempt failed (a test's unreachable Redis): not 3 s of waiting for nothing.
+    let failed = false;
+    const onError = () => void (failed = true);
+    redis.client.on('error', onError);
+    await waitFor(() => redis.isReady() || failed, 3000).catch(() => undefined);
+    redis.client.off('error', onError);
+  }
   // The lexical embedder: deterministic and instant; the transformers path has tests of its own.
   const embedder = opts.embedder ?? new LexicalEmbedder();
   const ctx: AppContext = {
