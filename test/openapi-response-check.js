@@ -1,3 +1,4 @@
+/* global URL */
 // The OpenAPI response check of every test app (packages/testing's openapi-conformance.ts), made once
 // per jest worker and document: every JSON answer (res.json) of a documented operation must have its
 // status listed (the code, its `NXX` or `default`) and a body matching that response's schema (ajv,
