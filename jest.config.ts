@@ -20,7 +20,9 @@ const shared: Config.InitialProjectOptions = {
 /**
  * Suites that start, SIGKILL or SIGTERM processes (API servers, the embedding worker, the webhook
  * dispatcher, redis-server, a browser): the `processes` projects, which run them one at a time
- * beside the other worker's ordinary files (test/process-suite.ts).
+ * beside the other worker's ordinary files (test/process-suite.ts). A suite whose only process is a
+ * light one of its own stays in the ordinary projects: packages/jobs' redis-failure-retry.test.ts
+ * restarts a redis-server on its own port, and spends its ~17 s waiting on Bee-Queue's retry timer.
  */
 const PROCESS_SUITES = [
   'services/api/test/integration/api-process-faults.test.ts',
@@ -36,7 +38,6 @@ const PROCESS_SUITES = [
   'packages/console/test/integration/console.browser.test.ts',
   'packages/console/test/integration/memory-timeline.browser.test.ts',
   'packages/console/test/integration/time-aware.browser.test.ts',
-  'packages/jobs/test/integration/redis-failure-retry.test.ts',
 ];
 const asPattern = (file: string) => `/${file.replace(/[.]/g, '\\.')}$`;
 const PROCESS_SUITE_PATTERNS = PROCESS_SUITES.map(asPattern);
