@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { COMMON, CommonWords, holdingWord } from './common-words';
-import type { Neighbour } from './nearest';
+import { byScore, type Neighbour } from './nearest';
 import { prepared } from './driver-features';
 
 /**
@@ -108,7 +108,7 @@ export async function bm25Ranked<R extends Neighbour>(
         [candidates, terms.map((t) => t.tq), idf, k],
       ),
     );
-    return ranked.map((r) => ({ ...r, score: Number(r.score) })).sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+    return byScore(ranked);
   };
   if (syntax) return rank(db.raw(`websearch_to_tsquery('english', ?)`, [text]));
   const rare = terms.filter((t) => t.df < COMMON);

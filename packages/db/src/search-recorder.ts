@@ -5,12 +5,24 @@ import { SearchEvent, searchEventsRepository } from './repositories/search-event
 /** Records per INSERT: a burst larger than this is written in several. */
 const MAX_PER_STATEMENT = 200;
 
+/** The records grouped by account, each group in MAX_PER_STATEMENT chunks: one INSERT each, a single shard's on Citus. */
+function statementsOf(batch: SearchEvent[]): SearchEvent[][] {
+  const byAccount = new Map<string, SearchEvent[]>();
+  for (const e of batch) {
+    const events = byAccount.get(e.accountId) ?? [];
+    events.push(e);
+    byAccount.set(e.accountId, events);
+  }
+  return [...byAccount.values()].flatMap((events) => Array.from({ length: Math.ceil(events.length / MAX_PER_STATEMENT) }, (_, i) => events.slice(i * MAX_PER_STATEMENT, (i + 1) * MAX_PER_STATEMENT)));
+}
+
 /**
  * The process's writer of search records (one per API process, made and closed with its context).
  * A search hands its record over and answers at once; the record is written after the answer has
  * gone out, on the primary, outside the request (a search whose client left was still asked).
  * Records handed over while a write is under way go together in the next one: under load, one
- * INSERT for many searches instead of one each. written() is what reads of search_events in this
+ * INSERT per account for many searches instead of one each (an account's statement stays on its
+ * shard on Citus). written() is what reads of search_events in this
  * process wait for, so stats read right after a search include it. A failure is reported to
  * `onFailure` and never fails a search; a failed batch is written again one record at a time, so a
  * record the database refuses loses only itself.
@@ -55,7 +67,7 @@ export class SearchRecorder {
       this.queued = [];
       this.next = undefined;
       this.current = done;
-      for (let i = 0; i < batch.length; i += MAX_PER_STATEMENT) await this.write(batch.slice(i, i + MAX_PER_STATEMENT));
+      for (const records of statementsOf(batch)) await this.write(records);
       settle();
     }
     this.draining = false;

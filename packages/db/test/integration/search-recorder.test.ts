@@ -44,6 +44,19 @@ describe('SearchRecorder', () => {
     expect(await recorded(queries)).toEqual(queries);
   });
 
+  it('writes one INSERT per account of a burst, so each statement stays on its account\'s shard on Citus', async () => {
+    const other = await tenant(db);
+    const inserts = await insertsDuring(async () => {
+      recorder.record(event('mine 1'));
+      recorder.record(event('theirs', { accountId: other.accountId }));
+      recorder.record(event('mine 2'));
+      await recorder.written();
+    });
+    expect(inserts).toBe(2);
+    expect(await recorded(['mine 1', 'mine 2'])).toEqual(['mine 1', 'mine 2']);
+    expect(await db.knex('search_events').where({ account_id: other.accountId, query: 'theirs' })).toHaveLength(1);
+  });
+
   it('keeps each record\'s fields, its memory ids among them', async () => {
     const ids = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'];
     recorder.record(event('with fields', { searchMode: 'hybrid', resultCount: 2, avgScore: 0.75, responseMs: 12.5, memoryIds: ids }));
