@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { AmsError } from '@agent-memory/client';
-import { VERSION } from '@ams/core';
+// The version alone: @ams/core's index would load the config schema and the logger on every start.
+import { VERSION } from '@ams/core/version';
 import { registerExportCommand } from './commands/export';
 import { registerHistoryCommand } from './commands/history';
 import { registerImportCommand } from './commands/import';

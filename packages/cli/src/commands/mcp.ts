@@ -1,13 +1,14 @@
 import type { Command } from 'commander';
-import { VERSION } from '@ams/core';
+import { VERSION } from '@ams/core/version';
 import { globalsOf, requireKey } from '../cli-context';
-import { runStdioBridge } from '../stdio-bridge';
 
 export function registerMcpCommand(program: Command): void {
   program
     .command('mcp')
     .description('MCP over stdio for desktop hosts, bridged to the API (--url, --key)')
     .action(async (_o: unknown, cmd: Command) => {
+      // The MCP SDK (and zod) load only for this command: every other one starts without them.
+      const { runStdioBridge } = await import('../stdio-bridge');
       await runStdioBridge(globalsOf(cmd).url, requireKey(cmd), VERSION);
     });
 }
