@@ -7,7 +7,8 @@
  * a query the server has not seen (the corpus' package descriptions, each used once in the run), so
  * the query cache never answers. Measured:
  * - closed loop at 1, 4, 8 and 16 clients (each sends its next search when its answer came):
- *   accepted searches/s, 503s/s, p50/p99 of the accepted, beside the bare pipeline at the same
+ *   accepted searches/s, 503s/s, p50/p99 of the accepted, the API main thread's CPU per request,
+ *   beside the bare pipeline at the same
  *   concurrency in this process (split mode): the same model, concurrent queries' embeddings batched
  *   together, then pgvector's top-10 on 16 connections — no HTTP, no service;
  * - open loop at 1× and 2× the rate the two most crowded levels reached (requests evenly spaced
@@ -16,6 +17,7 @@
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -62,7 +64,7 @@ async function serve(): Promise<void> {
 }
 
 async function startChild(): Promise<{ child: ChildProcess; target: Target }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'load.ts'), '--serve', ...process.argv.slice(2)], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), '--import', 'tsx', path.join(__dirname, 'load.ts'), '--serve', ...process.argv.slice(2)], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, LOG_LEVEL: 'error' },
   });
@@ -191,6 +193,23 @@ function batchedModel(embed: (texts: string[]) => Promise<Float32Array[]>) {
     });
 }
 
+/**
+ * CPU seconds the API's main thread (its event loop: HTTP, auth, validation, the driver, JSON) has
+ * used, from /proc: the model's thread is not in it. Beside throughput it shows what a change saves
+ * whatever else the machine is doing. NaN where /proc is missing.
+ */
+function mainThreadCpuSeconds(pid: number): number {
+  try {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const stat = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+const CLOCK_TICKS = 100;
+
 const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
 const rateOf = (r: Run) => r.accepted / r.seconds;
 
@@ -243,21 +262,23 @@ async function main(): Promise<void> {
     await closedLoop(2, 1, () => search(target, agent, queries.next()));
     if (bareDb) await closedLoop(2, 1, bareSearch);
 
-    const widths = [8, 10, 7, 7, 8, 10, 8, 8, 9];
-    console.log(row(['clients', 'service/s', '503/s', 'p50 ms', 'p99 ms', 'bare/s', 'p50 ms', 'p99 ms', 'vs bare'], widths));
+    const widths = [8, 10, 7, 7, 8, 9, 10, 8, 8, 9];
+    console.log(row(['clients', 'service/s', '503/s', 'p50 ms', 'p99 ms', 'cpu ms', 'bare/s', 'p50 ms', 'p99 ms', 'vs bare'], widths));
     const byLevel = new Map<number, Run>();
     const other = new Map<number, number>();
     for (const clients of levels) {
       // Bare then service at each level, so the machine's load of the moment hits both alike.
       const bare = bareDb ? await closedLoop(clients, seconds, bareSearch) : undefined;
+      const cpuBefore = mainThreadCpuSeconds(child.pid!);
       const service = await closedLoop(clients, seconds, () => search(target, agent, queries.next()));
+      const cpuMs = ((mainThreadCpuSeconds(child.pid!) - cpuBefore) * 1000) / (service.accepted + service.shed);
       byLevel.set(clients, service);
       for (const [s, n] of service.other) other.set(s, (other.get(s) ?? 0) + n);
       const sp = percentiles(service.latencies);
       const bp = bare ? percentiles(bare.latencies) : undefined;
       console.log(
         row(
-          [clients, rateOf(service), service.shed / service.seconds, sp.p50, sp.p99, bare ? rateOf(bare) : '-', bp?.p50 ?? '-', bp?.p99 ?? '-', bare ? `${(rateOf(service) / rateOf(bare)).toFixed(2)}×` : '-'],
+          [clients, rateOf(service), service.shed / service.seconds, sp.p50, sp.p99, cpuMs, bare ? rateOf(bare) : '-', bp?.p50 ?? '-', bp?.p99 ?? '-', bare ? `${(rateOf(service) / rateOf(bare)).toFixed(2)}×` : '-'],
           widths,
         ),
       );

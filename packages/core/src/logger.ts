@@ -13,12 +13,21 @@ const redact = winston.format((info) => {
   return info;
 });
 
+/**
+ * winston runs a logger's formats on every line and leaves the level to its transports, so a request's
+ * info line cost its timestamp and JSON at LOG_LEVEL=error too. This drops it first.
+ */
+const atLevel = (current: () => string) =>
+  winston.format((info) => (winston.config.npm.levels[info.level]! <= winston.config.npm.levels[current()]! ? info : false));
+
 /** One logger per process; child loggers add request_id / job_id. */
 export function createLogger(service: string, config: Pick<Config, 'logLevel' | 'logFormat' | 'nodeEnv'>): Logger {
+  const level = () => logger.level;
   const format =
     config.logFormat === 'json'
-      ? winston.format.combine(redact(), winston.format.timestamp(), winston.format.json())
+      ? winston.format.combine(atLevel(level)(), redact(), winston.format.timestamp(), winston.format.json())
       : winston.format.combine(
+          atLevel(level)(),
           redact(),
           winston.format.timestamp({ format: 'HH:mm:ss.SSS' }),
           winston.format.colorize(),
@@ -27,7 +36,7 @@ export function createLogger(service: string, config: Pick<Config, 'logLevel' | 
             return `${timestamp} ${level} [${svc}] ${message}${extra}`;
           }),
         );
-  return winston.createLogger({
+  const logger = winston.createLogger({
     level: config.logLevel,
     defaultMeta: { service },
     format,
@@ -35,4 +44,5 @@ export function createLogger(service: string, config: Pick<Config, 'logLevel' | 
     silent: config.nodeEnv === 'test' && !process.env.LOG_LEVEL,
     transports: [new winston.transports.Console()],
   });
+  return logger;
 }

@@ -43,12 +43,19 @@ const ofQuerySize = (table: string, filtered: (db: Knex) => Knex.QueryBuilder, v
   return { expr: match.expr, rows: (db: Knex) => filtered(db).whereRaw(match.where) };
 };
 
+/**
+ * Ordered by the selected distance, which the planner matches to the index's expression: the
+ * vector (~8 kB of text at 384 dimensions) is sent and parsed once, not once for the score and again
+ * for the order.
+ */
+const nearestFirst = (db: Knex, rows: Knex.QueryBuilder, id: string, expr: string, vector: string, k: number) =>
+  db
+    .select('id', db.raw('1 - distance AS score'))
+    .from(rows.select(id, db.raw(`${expr} <=> ?::vector AS distance`, [vector])).orderBy('distance').limit(k).as('nearest'));
+
 const indexOrdered = (db: Knex, table: string, filtered: (db: Knex) => Knex.QueryBuilder, vector: string, k: number) => {
   const { expr, rows } = ofQuerySize(table, filtered, vector);
-  return rows(db)
-    .select(`${table}.id`, db.raw(`1 - (${expr} <=> ?::vector) AS score`, [vector]))
-    .orderByRaw(`${expr} <=> ?::vector`, [vector])
-    .limit(k);
+  return nearestFirst(db, rows(db), `${table}.id`, expr, vector, k);
 };
 
 /**
@@ -71,12 +78,10 @@ export async function nearestNeighbours(
   if (viaIndex.length >= k) return byScore(viaIndex);
   // MATERIALIZED keeps the planner from turning this back into an index-ordered scan.
   const { expr, rows } = ofQuerySize(table, filtered, vector);
-  const exact: Array<{ id: string; score: number }> = await db
-    .withMaterialized('candidates', rows(db).select(`${table}.id`, db.raw(`${expr} AS embedding`)))
-    .from('candidates')
-    .select('id', db.raw('1 - (embedding <=> ?::vector) AS score', [vector]))
-    .orderByRaw('embedding <=> ?::vector', [vector])
-    .limit(k);
+  const exact: Array<{ id: string; score: number }> = await nearestFirst(db, db.from('candidates'), 'id', 'embedding', vector, k).withMaterialized(
+    'candidates',
+    rows(db).select(`${table}.id`, db.raw(`${expr} AS embedding`)),
+  );
   return byScore(exact);
 }
 
