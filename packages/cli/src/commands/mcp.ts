@@ -8,7 +8,9 @@ export function registerMcpCommand(program: Command): void {
     .description('MCP over stdio for desktop hosts, bridged to the API (--url, --key)')
     .action(async (_o: unknown, cmd: Command) => {
       // The MCP SDK (and zod) load only for this command: every other one starts without them.
-      const { runStdioBridge } = await import('../stdio-bridge');
+      // require, not import(): under tsx's CommonJS hook an import() goes to Node's own ESM loader.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { runStdioBridge } = require('../stdio-bridge') as typeof import('../stdio-bridge');
       await runStdioBridge(globalsOf(cmd).url, requireKey(cmd), VERSION);
     });
 }

@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { McpToolResult, mcpToolTour, TestAccount, TestApp } from '@ams/testing';
+import { createScratchDatabase, McpToolResult, mcpToolTour, TestAccount, TestApp } from '@ams/testing';
 import { ams, BIN, listeningAccount, SPAWNING } from './ams-harness';
 
 let t: TestApp;
@@ -42,6 +42,24 @@ describe('ams', () => {
     const revoked = await ams(['--url', url, '--key', key.key, 'search', 'anything']);
     expect(revoked.code).toBe(1);
     expect(revoked.stderr).toContain('API key has been revoked');
+  }, SPAWNING);
+
+  it('migrate applies the migrations to an empty database, then finds it up to date; exits 1 naming a database it cannot reach', async () => {
+    const scratch = await createScratchDatabase('cli_migrate');
+    try {
+      const first = await ams(['--json', 'migrate'], { DATABASE_URL: scratch.url });
+      expect(first.code).toBe(0);
+      const applied = (JSON.parse(first.stdout) as { applied: string[] }).applied;
+      expect(applied.length).toBeGreaterThan(10);
+      expect(applied).toContain('20261126_060_memory_history_on_shards');
+      const again = await ams(['migrate'], { DATABASE_URL: scratch.url });
+      expect([again.code, again.stdout.trim()]).toEqual([0, 'up to date']);
+    } finally {
+      await scratch.drop();
+    }
+    const unreachable = await ams(['migrate'], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toContain('ams: connect ECONNREFUSED 127.0.0.1:1');
   }, SPAWNING);
 
   it('exits 0 for help, 2 for usage (no key, a bad choice, an unknown option or command), 1 on an API error, 3 when the server cannot be reached', async () => {
