@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import {
   accountsRepository,
   agentsRepository,
+  citusWorkersOf,
   CommonWords,
   createDatabase,
   createPostgresDatabase,
@@ -146,14 +147,12 @@ async function main(): Promise<void> {
   try {
     for (const b of BACKENDS) {
       const name = `ams_bench_citus_${Date.now().toString(36)}`;
-      const url = await createPostgresDatabase(b.admin, name);
+      // The bench's database on the first WORKERS workers only (Citus' metadata is per database; none on PostgreSQL).
+      const extra = (await citusWorkersOf(b.admin)).slice(WORKERS).map((w) => Number(w.port));
+      const url = await createPostgresDatabase(b.admin, name, { citusUnregisteredPorts: extra });
       const db = await createDatabase({ databaseUrl: url, dataDir: '', dbPoolMax: 4 });
       const backend: Backend = { db, tenants: [], common: new CommonWords(db.knex) };
       opened.push({ admin: b.admin, name, backend });
-      // The bench's database on the first WORKERS workers only (Citus' metadata is per database).
-      await db.knex.raw(`SELECT citus_remove_node(nodename, nodeport) FROM (SELECT nodename, nodeport FROM pg_dist_node WHERE groupid <> 0 ORDER BY nodeport OFFSET ?) AS extra`, [WORKERS]).catch((err: Error) => {
-        if (!/pg_dist_node/.test(err.message)) throw err; // plain PostgreSQL: no Citus metadata
-      });
       await migrateLatest(db.knex);
       console.error(`[${b.name}] seeding ${ACCOUNTS} × ${PER_ACCOUNT} memories`);
       backend.tenants = await seed(db);

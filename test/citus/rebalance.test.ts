@@ -25,9 +25,8 @@ describe('Citus: adding a worker and rebalancing while writes and searches run',
     name = `${workerUrl.pathname.slice(1)}_rebalance`;
     workerUrl.pathname = '/postgres';
     adminUrl = workerUrl.toString();
-    const url = await createPostgresDatabase(adminUrl, name, { citusShardCount: 6 });
+    const url = await createPostgresDatabase(adminUrl, name, { citusShardCount: 6, citusUnregisteredPorts: [NEW_WORKER_PORT] });
     db = await createDatabase({ databaseUrl: url, dataDir: '', dbPoolMax: 4 });
-    await db.knex.raw(`SELECT citus_remove_node('127.0.0.1', ?)`, [NEW_WORKER_PORT]);
     await migrateLatest(db.knex);
     t = await createTestApp({ DATABASE_URL: url });
   }, 180_000);
