@@ -17,17 +17,18 @@ const redact = winston.format((info) => {
  * winston runs a logger's formats on every line and leaves the level to its transports, so a request's
  * info line cost its timestamp and JSON at LOG_LEVEL=error too. This drops it first.
  */
-const atLevel = (current: () => string) =>
-  winston.format((info) => (winston.config.npm.levels[info.level]! <= winston.config.npm.levels[current()]! ? info : false));
+const { levels } = winston.config.npm;
+const atLevel = winston.format((info, of) => (levels[info.level]! <= levels[(of as { level(): string }).level()]! ? info : false));
 
 /** One logger per process; child loggers add request_id / job_id. */
 export function createLogger(service: string, config: Pick<Config, 'logLevel' | 'logFormat' | 'nodeEnv'>): Logger {
-  const level = () => logger.level;
+  // The logger's level as it is when a line is written (it can be changed at run time).
+  const gate = atLevel({ level: () => logger.level });
   const format =
     config.logFormat === 'json'
-      ? winston.format.combine(atLevel(level)(), redact(), winston.format.timestamp(), winston.format.json())
+      ? winston.format.combine(gate, redact(), winston.format.timestamp(), winston.format.json())
       : winston.format.combine(
-          atLevel(level)(),
+          gate,
           redact(),
           winston.format.timestamp({ format: 'HH:mm:ss.SSS' }),
           winston.format.colorize(),
