@@ -1,10 +1,11 @@
+/* global process */
 const Sequencer = require('@jest/test-sequencer').default;
 const durations = require('./durations.json');
 
 /** The process suites' projects (jest.config.ts): they run one at a time (test/process-suite.ts). */
 const isProcessSuite = (test) => test.context.config.displayName?.name.startsWith('processes') ?? false;
-/** npm test's --maxWorkers. */
-const WORKERS = 2;
+/** The run's --maxWorkers (npm test's is 2). */
+const WORKERS = Number(process.argv.find((a) => a.startsWith('--maxWorkers='))?.split('=')[1] ?? 2);
 /** `<project> <path from the repository root>`, the key of test/durations.json. */
 const keyOf = (test) => `${test.context.config.displayName?.name} ${test.path.slice(test.context.config.rootDir.length + 1)}`;
 /**
