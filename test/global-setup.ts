@@ -2,6 +2,8 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import type { Config } from '@jest/types';
 import { createDatabase, createPostgresDatabase, migrateLatest } from '@ams/db';
+// The one module of @ams/testing needed here (its index loads the whole API).
+import { ensureBuilt } from '@ams/testing/processes';
 import { ADMIN_DATABASE_URL, databaseUrlFor, TEST_ON_CITUS, TEST_REDIS_URL, workerDatabaseName } from './test-env';
 
 /**
@@ -23,6 +25,9 @@ function selectedProjects(): string[] {
 export default async function globalSetup(globalConfig: Config.GlobalConfig): Promise<void> {
   // `npm run test:unit` (--selectProjects unit) needs no services.
   if (selectedProjects().join() === 'unit') return;
+  // Process tests start services from dist/ (as production does): brought up to date once, before any
+  // test's timeout runs (a clone never built takes a minute or two here; an up-to-date tree, its check).
+  ensureBuilt();
   const runId = `${Date.now().toString(36)}_${crypto.randomBytes(3).toString('hex')}`;
   const runName = `ams_test_${runId}`;
   const template = `${runName}_tpl`;

@@ -7,13 +7,14 @@ import { waitFor } from './wait';
 const ROOT = path.resolve(__dirname, '../../..');
 
 /**
- * How a test runs a service: from its TypeScript sources through tsx, or as production does, `node`
- * on the built JavaScript with the `ams-dist` export condition (so @ams/* imports resolve to dist/).
- * SERVICE_RUNTIME=built makes the built form every process test's default.
+ * How a test runs a service: as production does, `node` on the built JavaScript with the `ams-dist`
+ * export condition (so @ams/* imports resolve to dist/), the default; or from its TypeScript sources
+ * through tsx, with SERVICE_RUNTIME=source. The built form starts on ~30 % less CPU (no loader hooks,
+ * no transform), and the process suites start services some fifty times a run.
  */
 export type ServiceRuntime = 'source' | 'built';
 
-const defaultRuntime = (): ServiceRuntime => (process.env.SERVICE_RUNTIME === 'built' ? 'built' : 'source');
+const defaultRuntime = (): ServiceRuntime => (process.env.SERVICE_RUNTIME === 'source' ? 'source' : 'built');
 
 /** The built file of a source entry point: services/api/src/server.ts -> services/api/dist/server.js. */
 export function builtEntry(entry: string): string {
