@@ -83,6 +83,9 @@ describe('fuzzing every route from its own schema', () => {
 
   it('never answers 500, always with the envelope, and a rejected request changes nothing', async () => {
     const failures: string[] = [];
+    // The account's fingerprint once a rejected request left it as it was: the next request's
+    // "before", instead of reading every table again (an accepted request may change data, so it clears it).
+    let unchanged: string | undefined;
     for (const r of routes) {
       const s = schemas.get(routeKey(r)) ?? {};
       const params = (r.path.match(/:[A-Za-z]+/g) ?? []).length;
@@ -101,7 +104,8 @@ describe('fuzzing every route from its own schema', () => {
             let raw = body === undefined ? undefined : JSON.stringify(body);
             // Prototype keys, as JSON.parse keeps them: own properties named __proto__ and constructor.
             if (raw && protoKeys) raw = raw.replace(/^\{/, '{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}' + (raw === '{}' ? '' : ','));
-            const before = await fingerprint();
+            const before = unchanged ?? (await fingerprint());
+            unchanged = undefined;
             const res = await send(r.method, `${path}${qs.size ? `?${qs}` : ''}`, raw);
             // An accepted import runs on after its answer: settled before the next request's fingerprint.
             if (res.status === 202 && res.body?.object === 'import_job') await t.ctx.imports!.settled(res.body.id);
@@ -112,7 +116,8 @@ describe('fuzzing every route from its own schema', () => {
               if (b.code !== res.status || typeof b.type !== 'string' || typeof b.message !== 'string' || b.request_id !== res.headers['x-request-id']) {
                 failures.push(`${where}: not the envelope: ${res.text.slice(0, 200)}`);
               }
-              if ((await fingerprint()) !== before) failures.push(`${where}: a rejected request changed stored data`);
+              if ((await fingerprint()) === before) unchanged = before;
+              else failures.push(`${where}: a rejected request changed stored data`);
             }
             return failures.length === 0;
           },
