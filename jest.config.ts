@@ -22,7 +22,7 @@ const shared: Config.InitialProjectOptions = {
  * dispatcher, redis-server, a browser): the `processes` projects, which run them one at a time
  * beside the other worker's ordinary files (test/process-suite.ts). A suite whose only process is a
  * light one of its own stays in the ordinary projects: packages/jobs' redis-failure-retry.test.ts
- * restarts a redis-server on its own port, and spends its ~17 s waiting on Bee-Queue's retry timer.
+ * restarts a redis-server on its own port, and spends its ~5 s waiting on Bee-Queue's retry timer.
  */
 const PROCESS_SUITES = [
   'services/api/test/integration/api-process-faults.test.ts',

@@ -15,6 +15,8 @@ export interface QueueOptions<T> {
   schema?: Joi.ObjectSchema<T>;
   /** How long a worker may go silent on a job before it counts as stalled and is re-queued. */
   stallIntervalMs?: number;
+  /** The longest wait after a failed BRPOPLPUSH (Redis went away); MAX_REDIS_FAILURE_RETRY_MS unless set. */
+  maxFailureRetryMs?: number;
 }
 
 export interface EnqueueOptions {
@@ -36,13 +38,13 @@ const isNoScript = (err: unknown) => (err as { code?: unknown } | null)?.code ==
  */
 export const MAX_REDIS_FAILURE_RETRY_MS = 5_000;
 
-function capFailureRetryDelay(queue: object): void {
+function capFailureRetryDelay(queue: object, maxMs: number): void {
   let delay = 0;
   Object.defineProperty(queue, '_redisFailureRetryDelay', {
     configurable: true,
     get: () => delay,
     set: (ms: number) => {
-      delay = Math.min(ms, MAX_REDIS_FAILURE_RETRY_MS);
+      delay = Math.min(ms, maxMs);
     },
   });
 }
@@ -95,7 +97,7 @@ export class JobQueue<T extends object> {
       delayedDebounce: 25,
       stallInterval: this.stallIntervalMs,
     });
-    capFailureRetryDelay(this.queue);
+    capFailureRetryDelay(this.queue, options.maxFailureRetryMs ?? MAX_REDIS_FAILURE_RETRY_MS);
     this.scripts = new ScriptLoader(() => this.internals().client, name, options.logger);
     this.queue.on('error', (err: Error) => {
       if (this.closed) return;
