@@ -210,12 +210,17 @@ describe('embedding-worker process', () => {
     const broken = ensureGeneratedModel({ kind: 'short-window' });
     const env = { EMBEDDING_PROVIDER: 'transformers', MODEL_DIR: broken.modelDir, EMBEDDING_MODEL: broken.model, EMBEDDING_MAX_ATTEMPTS: '2', EMBEDDING_RETRY_BASE_MS: '100' };
     const worker = startWorker(env, { captureStderr: true });
-    worker.stderr!.resume(); // transformers.js reports the failing inputs on stderr
+    // transformers.js reports the failing inputs on stderr: kept to explain a timeout below.
+    let stderr = '';
+    worker.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
     // Queued, so the broken model's worker embeds them (not the API, when its queue is not ready).
     const long = await createQueued('a memory long enough to overflow the position window of the broken model, with many more tokens than sixteen');
     const short = await createQueued('short memory');
     const status = async (id: string) => (await t.request().get(`/v2/memories/${id}/status`).set(bearer(acct.key))).body;
-    await waitFor(async () => (await status(long.id)).status === 'failed', 20_000, 'the long memory failed');
+    await waitFor(async () => (await status(long.id)).status === 'failed', 20_000, 'the long memory failed').catch(async (err) => {
+      const row = await knex()('memories').where({ id: long.id }).first('embedding_status', 'embedding_attempts', 'embedding_error');
+      throw new Error(`${(err as Error).message}: ${JSON.stringify(row)}; worker exit ${worker.exitCode ?? worker.signalCode}; stderr: ${stderr}`);
+    });
     expect(await status(long.id)).toMatchObject({ status: 'failed', error: expect.stringContaining('Non-zero status code') });
     expect(await knex()('memories').where({ id: long.id }).first('embedding_attempts')).toEqual({ embedding_attempts: 2 });
     expect((await status(short.id)).status).toBe('ready');
