@@ -1,13 +1,17 @@
 import crypto from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { createClient } from 'redis';
-import { bearer, createAccount, createTestApp, TestAccount, TestApp, ensureGeneratedModel, freePort, startRedis, startService, stopProcess, waitFor } from '@ams/testing';
+import { createDatabase, migrateLatest, type Database } from '@ams/db';
+import { bearer, createAccount, createScratchDatabase, createTestApp, TestAccount, TestApp, ensureGeneratedModel, freePort, startRedis, startService, stopProcess, waitFor } from '@ams/testing';
 
 const WORKER = 'services/embedding-worker/src/main.ts';
 
 /**
- * The embedding worker as a separate process, against the run's PostgreSQL and a Redis of this
- * file's own (stopped, restarted and flushed here). The API runs in-process in split mode.
+ * The embedding worker as a separate process, against a database and a Redis of this file's own
+ * (the Redis stopped, restarted and flushed here). The API runs in-process in split mode. Workers
+ * claim pending rows across accounts, so on the jest worker's database an embedder left running by
+ * an earlier file (or any other claimant) could take this file's memories: a full run once saw the
+ * broken model's memory ready after one attempt, its worker's stderr empty.
  */
 describe('embedding-worker process', () => {
   let redisPort: number;
@@ -17,10 +21,13 @@ describe('embedding-worker process', () => {
   const workers = new Set<ChildProcess>();
   let t: TestApp;
   let acct: TestAccount;
+  let scratch: { url: string; drop(): Promise<void> };
+  let db: Database;
 
   const knex = () => t.ctx.db.knex;
   const startWorker = (env: Record<string, string> = {}, opts: { captureStderr?: boolean } = {}) => {
     const child = startService(WORKER, {
+      DATABASE_URL: scratch.url,
       REDIS_URL: redisUrl,
       REDIS_KEY_PREFIX: prefix,
       EMBEDDING_PROVIDER: 'lexical',
@@ -69,14 +76,19 @@ describe('embedding-worker process', () => {
     redisPort = await freePort();
     redisUrl = `redis://127.0.0.1:${redisPort}`;
     redis = await startRedis(redisPort);
+    scratch = await createScratchDatabase('worker_process');
+    db = await createDatabase({ databaseUrl: scratch.url, dataDir: '', dbPoolMax: 10 });
+    await migrateLatest(db.knex);
     // 40 creates at once: more than the default in-flight bound, which has tests of its own (backpressure.test.ts).
-    t = await createTestApp({ REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, MAX_IN_FLIGHT_REQUESTS: '0' }, { ingestion: true });
+    t = await createTestApp({ REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, MAX_IN_FLIGHT_REQUESTS: '0' }, { ingestion: true, db });
     acct = await createAccount(t.ctx);
   });
   afterEach(stopWorkers);
   afterAll(async () => {
     await stopWorkers();
-    await t.close();
+    await t?.close();
+    await db?.close();
+    await scratch?.drop();
     await stopProcess(redis, 'SIGKILL');
   });
 
@@ -218,7 +230,7 @@ describe('embedding-worker process', () => {
     const short = await createQueued('short memory');
     const status = async (id: string) => (await t.request().get(`/v2/memories/${id}/status`).set(bearer(acct.key))).body;
     await waitFor(async () => (await status(long.id)).status === 'failed', 20_000, 'the long memory failed').catch(async (err) => {
-      const row = await knex()('memories').where({ id: long.id }).first('embedding_status', 'embedding_attempts', 'embedding_error');
+      const row = await knex()('memories').where({ id: long.id }).first('embedding_status', 'embedding_model', 'embedding_attempts', 'embedding_error');
       throw new Error(`${(err as Error).message}: ${JSON.stringify(row)}; worker exit ${worker.exitCode ?? worker.signalCode}; stderr: ${stderr}`);
     });
     expect(await status(long.id)).toMatchObject({ status: 'failed', error: expect.stringContaining('Non-zero status code') });
