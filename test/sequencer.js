@@ -4,8 +4,9 @@ const durations = require('./durations.json');
 
 /** The process suites' projects (jest.config.ts): they run one at a time (test/process-suite.ts). */
 const isProcessSuite = (test) => test.context.config.displayName?.name.startsWith('processes') ?? false;
-/** The run's --maxWorkers (npm test's is 2). */
-const WORKERS = Number(process.argv.find((a) => a.startsWith('--maxWorkers='))?.split('=')[1] ?? 2);
+/** The run's --maxWorkers=N (npm test's is 2); 2 for any other form (a percentage, -w). */
+const maxWorkersArg = Number(process.argv.find((a) => a.startsWith('--maxWorkers='))?.split('=')[1]);
+const WORKERS = Number.isInteger(maxWorkersArg) && maxWorkersArg > 0 ? maxWorkersArg : 2;
 /** `<project> <path from the repository root>`, the key of test/durations.json. */
 const keyOf = (test) => `${test.context.config.displayName?.name} ${test.path.slice(test.context.config.rootDir.length + 1)}`;
 /** Ordinary work between two process suites in the hand-out (ms): see the class's comment. */
