@@ -63,8 +63,9 @@ const blockedClients = async (port: number) => {
  * drop until the worker next takes a job: uncapped, five restarts of an idle worker's Redis mean a
  * 16 s wait before it looks for jobs again (thirty, twelve days). The cap holds every wait to
  * MAX_REDIS_FAILURE_RETRY_MS (5 s); this test sets it to Bee-Queue's first wait, so the five
- * restarts take ~5 s rather than the 1 + 2 + 4 + 5 + 5 the default allows. (Commands sent while Redis is down wait in the
- * client's offline queue rather than fail, so only a restart while the BRPOPLPUSH is in flight counts.)
+ * restarts take ~5 s rather than the 1 + 2 + 4 + 5 + 5 the default allows. (Commands sent while
+ * Redis is down wait in the client's offline queue rather than fail, so only a restart while the
+ * BRPOPLPUSH is in flight counts as a failure.)
  */
 const CAP_MS = 1_000;
 const FAILURES = 5;

@@ -9,9 +9,8 @@ const WORKER = 'services/embedding-worker/src/main.ts';
 /**
  * The embedding worker as a separate process, against a database and a Redis of this file's own
  * (the Redis stopped, restarted and flushed here). The API runs in-process in split mode. Workers
- * claim pending rows across accounts, so on the jest worker's database an embedder left running by
- * an earlier file (or any other claimant) could take this file's memories: a full run once saw the
- * broken model's memory ready after one attempt, its worker's stderr empty.
+ * claim pending rows across accounts, so on the jest worker's database a claimant left there by an
+ * earlier file could take this file's memories (and embed the broken model's with a working model).
  */
 describe('embedding-worker process', () => {
   let redisPort: number;
