@@ -1,4 +1,4 @@
-import { createPostgresDatabase, dropPostgresDatabase } from '@ams/db';
+import { createDatabase, createPostgresDatabase, dropPostgresDatabase, migrateLatest, type Database } from '@ams/db';
 
 /**
  * A PostgreSQL database of a test's own, beside its jest worker's (DATABASE_URL), for tests that
@@ -13,4 +13,24 @@ export async function createScratchDatabase(label: string): Promise<{ url: strin
   const name = `${workerUrl.pathname.slice(1)}_${label}`;
   const url = await createPostgresDatabase(admin.toString(), name);
   return { url, drop: () => dropPostgresDatabase(admin.toString(), name) };
+}
+
+/**
+ * createScratchDatabase, migrated, with a pool of `poolMax` connections open on it: for a file whose
+ * app and child processes need a database of their own. `drop` closes the pool, then drops it.
+ */
+export async function createMigratedScratchDatabase(label: string, poolMax: number): Promise<{ url: string; db: Database; drop(): Promise<void> }> {
+  const scratch = await createScratchDatabase(label);
+  const db = await createDatabase({ databaseUrl: scratch.url, dataDir: '', dbPoolMax: poolMax });
+  const drop = async () => {
+    await db.close();
+    await scratch.drop();
+  };
+  try {
+    await migrateLatest(db.knex);
+  } catch (err) {
+    await drop();
+    throw err;
+  }
+  return { url: scratch.url, db, drop };
 }

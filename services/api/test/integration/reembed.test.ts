@@ -1,12 +1,12 @@
 /**
  * @jest-environment <rootDir>/test/onnx-environment.js
  */
-import { createDatabase, memoriesRepository, migrateLatest, type Database } from '@ams/db';
+import { memoriesRepository } from '@ams/db';
 import { LexicalEmbedder, SwitchableEmbedder, toPgVector } from '@ams/embeddings';
 import {
   bearer,
   createAccount,
-  createScratchDatabase,
+  createMigratedScratchDatabase,
   createTestApp,
   ensureGeneratedModel,
   expectError,
@@ -27,20 +27,15 @@ const content = (i: number) => `note ${i}: ${TOPICS[i % TOPICS.length]} observed
 describe('re-embedding the store with another model, online', () => {
   let t: TestApp;
   let acct: TestAccount;
-  let scratch: { url: string; drop(): Promise<void> } | undefined;
-  let db: Database | undefined;
+  let scratch: Awaited<ReturnType<typeof createMigratedScratchDatabase>> | undefined;
 
   beforeAll(async () => {
     // What a re-embed changes is service-wide: on PostgreSQL a database of this file's own.
-    if (testBackend() === 'postgres') {
-      scratch = await createScratchDatabase('reembed');
-      db = await createDatabase({ databaseUrl: scratch.url, dataDir: '', dbPoolMax: 6 });
-      await migrateLatest(db.knex);
-    }
+    if (testBackend() === 'postgres') scratch = await createMigratedScratchDatabase('reembed', 6);
     t = await createTestApp(
       // In-process worker (no queues), polling fast; models only from the generated model's directory.
       { REDIS_URL: undefined, MODEL_DIR: target.modelDir, EMBEDDING_ALLOW_REMOTE_MODELS: 'false', EMBEDDING_MODEL_POLL_MS: '100', EMBEDDING_BATCH_SIZE: '16' },
-      { embedder: new SwitchableEmbedder(new LexicalEmbedder()), ingestion: true, db },
+      { embedder: new SwitchableEmbedder(new LexicalEmbedder()), ingestion: true, db: scratch?.db },
     );
     acct = await createAccount(t.ctx);
     await insertMemories(t.ctx, acct.accountId, 'bulk', Array.from({ length: STORE_SIZE }, (_, i) => content(i)));
@@ -50,7 +45,6 @@ describe('re-embedding the store with another model, online', () => {
 
   afterAll(async () => {
     await t?.close();
-    await db?.close();
     await scratch?.drop();
   });
 

@@ -3,11 +3,10 @@
  */
 import crypto from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
-import { createDatabase, migrateLatest, type Database } from '@ams/db';
 import {
   bearer,
   createAccount,
-  createScratchDatabase,
+  createMigratedScratchDatabase,
   createTestApp,
   ensureGeneratedModel,
   insertMemories,
@@ -28,8 +27,7 @@ const STORE_SIZE = 1_500;
  * of the new model per memory. On a database of this file's own (the active model is service-wide).
  */
 describe('re-embed in the worker process', () => {
-  let scratch: { url: string; drop(): Promise<void> };
-  let db: Database;
+  let scratch: Awaited<ReturnType<typeof createMigratedScratchDatabase>>;
   let t: TestApp;
   let acct: TestAccount;
   const workers = new Set<ChildProcess>();
@@ -51,10 +49,8 @@ describe('re-embed in the worker process', () => {
   const run = async () => (await t.request().get('/v1/admin/reembed').set(bearer(acct.key)).expect(200)).body.run;
 
   beforeAll(async () => {
-    scratch = await createScratchDatabase('reembed_worker');
-    db = await createDatabase({ databaseUrl: scratch.url, dataDir: '', dbPoolMax: 4 });
-    await migrateLatest(db.knex);
-    t = await createTestApp({ MODEL_DIR: target.modelDir, EMBEDDING_ALLOW_REMOTE_MODELS: 'false' }, { db });
+    scratch = await createMigratedScratchDatabase('reembed_worker', 4);
+    t = await createTestApp({ MODEL_DIR: target.modelDir, EMBEDDING_ALLOW_REMOTE_MODELS: 'false' }, { db: scratch.db });
     acct = await createAccount(t.ctx);
     await insertMemories(t.ctx, acct.accountId, 'bulk', Array.from({ length: STORE_SIZE }, (_, i) => `memory ${i} about topic ${i % 13}`));
   }, 120_000);
@@ -62,7 +58,6 @@ describe('re-embed in the worker process', () => {
   afterAll(async () => {
     await Promise.all([...workers].map((w) => stopProcess(w, 'SIGKILL')));
     await t?.close();
-    await db?.close();
     await scratch?.drop();
   });
 
@@ -81,9 +76,9 @@ describe('re-embed in the worker process', () => {
     expect(done).toMatchObject({ status: 'completed', target_model: target.model, error: null });
     expect(done.done).toBe(done.total);
 
-    const rows = await db.knex('memories').where('account_id', acct.accountId).select('embedding_model', db.knex.raw('vector_dims(embedding) AS dims'), 'embedding_next');
+    const rows = await scratch.db.knex('memories').where('account_id', acct.accountId).select('embedding_model', scratch.db.knex.raw('vector_dims(embedding) AS dims'), 'embedding_next');
     expect(rows).toHaveLength(STORE_SIZE);
     expect(rows.filter((r) => r.embedding_model !== target.model || r.dims !== 32 || r.embedding_next !== null)).toEqual([]);
-    expect(await db.knex('embedding_state').first()).toMatchObject({ active_model: target.model, dimensions: 32 });
+    expect(await scratch.db.knex('embedding_state').first()).toMatchObject({ active_model: target.model, dimensions: 32 });
   }, 300_000);
 });

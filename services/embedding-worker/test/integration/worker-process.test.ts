@@ -1,8 +1,7 @@
 import crypto from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { createClient } from 'redis';
-import { createDatabase, migrateLatest, type Database } from '@ams/db';
-import { bearer, createAccount, createScratchDatabase, createTestApp, TestAccount, TestApp, ensureGeneratedModel, freePort, startRedis, startService, stopProcess, waitFor } from '@ams/testing';
+import { bearer, createAccount, createMigratedScratchDatabase, createTestApp, TestAccount, TestApp, ensureGeneratedModel, freePort, startRedis, startService, stopProcess, waitFor } from '@ams/testing';
 
 const WORKER = 'services/embedding-worker/src/main.ts';
 
@@ -20,8 +19,7 @@ describe('embedding-worker process', () => {
   const workers = new Set<ChildProcess>();
   let t: TestApp;
   let acct: TestAccount;
-  let scratch: { url: string; drop(): Promise<void> };
-  let db: Database;
+  let scratch: Awaited<ReturnType<typeof createMigratedScratchDatabase>>;
 
   const knex = () => t.ctx.db.knex;
   const startWorker = (env: Record<string, string> = {}, opts: { captureStderr?: boolean } = {}) => {
@@ -75,18 +73,15 @@ describe('embedding-worker process', () => {
     redisPort = await freePort();
     redisUrl = `redis://127.0.0.1:${redisPort}`;
     redis = await startRedis(redisPort);
-    scratch = await createScratchDatabase('worker_process');
-    db = await createDatabase({ databaseUrl: scratch.url, dataDir: '', dbPoolMax: 10 });
-    await migrateLatest(db.knex);
+    scratch = await createMigratedScratchDatabase('worker_process', 10);
     // 40 creates at once: more than the default in-flight bound, which has tests of its own (backpressure.test.ts).
-    t = await createTestApp({ REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, MAX_IN_FLIGHT_REQUESTS: '0' }, { ingestion: true, db });
+    t = await createTestApp({ REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, MAX_IN_FLIGHT_REQUESTS: '0' }, { ingestion: true, db: scratch.db });
     acct = await createAccount(t.ctx);
   });
   afterEach(stopWorkers);
   afterAll(async () => {
     await stopWorkers();
     await t?.close();
-    await db?.close();
     await scratch?.drop();
     await stopProcess(redis, 'SIGKILL');
   });
