@@ -9,6 +9,10 @@
 // function lazily as it first runs. The first file to load a module leaves its code cache, taken when
 // the file ends so it holds the functions that file ran; later files start from it. V8 checks the
 // data against the source and compiles afresh when it does not fit (`cachedDataRejected`).
+// A module with a dynamic `import()` is always compiled afresh: on Node 20 a function that V8
+// deserialized from a code cache lost its script's loader, and its `import()` failed with
+// ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING (PGlite's extension loading, in any file after one that had
+// cached it: driver-features.test.ts, then an embedded-mode file).
 const crypto = require('node:crypto');
 const vm = require('node:vm');
 const Runtime = require('jest-runtime').default;
@@ -26,7 +30,8 @@ class MainLoaderRuntime extends Runtime {
       const scriptFilename = this._resolver.isCoreModule(filename) ? `jest-nodejs-core-${filename}` : filename;
       const source = this.wrapCodeInModuleWrapper(scriptSource);
       const hash = crypto.createHash('sha1').update(source).digest('base64');
-      const cached = codeCache.get(scriptFilename);
+      const dynamicImport = source.includes('import(');
+      const cached = dynamicImport ? undefined : codeCache.get(scriptFilename);
       const script = new vm.Script(source, {
         columnOffset: this._fileTransforms.get(filename)?.wrapperLength,
         displayErrors: true,
@@ -34,7 +39,7 @@ class MainLoaderRuntime extends Runtime {
         importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
         cachedData: cached?.hash === hash ? cached.data : undefined,
       });
-      if (cached?.hash !== hash || script.cachedDataRejected) this.#uncached.push({ scriptFilename, hash, script });
+      if (!dynamicImport && (cached?.hash !== hash || script.cachedDataRejected)) this.#uncached.push({ scriptFilename, hash, script });
       return script;
     } catch (e) {
       throw handlePotentialSyntaxError(e);
