@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import type { BrowserContext, Page } from 'playwright-core';
-import { launchChromium, requireChromium } from '../support/chromium';
+import { launchChromium, requireChromium, waitForShown } from '../support/chromium';
 import { apiAs, register, startConsoleServer, type ConsoleServer } from '../support/console-server';
 
 /**
@@ -65,7 +65,7 @@ describe('memory lifecycle in the console', () => {
     const page = await signedIn();
     await page.goto(`${server.baseUrl}/#/memories/${m.id}`);
     const timeline = page.getByRole('list', { name: 'Memory history' });
-    await timeline.locator('li[data-version="3"]').waitFor();
+    await waitForShown(timeline.locator('li[data-version="3"]'), path.join(ARTIFACTS, 'failed-memory-timeline.png'));
     expect(await timeline.locator('li').count()).toBe(3);
     const v2 = timeline.locator('li[data-version="2"]');
     await expect(v2.locator('del').first().textContent()).resolves.toBe('The standup is at 9:30');
