@@ -24,8 +24,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import readline from 'node:readline';
 import { loadConfig } from '@ams/core';
-import { createDatabase } from '@ams/db';
-import { toPgVector } from '@ams/embeddings';
+import { createDatabase, type BoundVector } from '@ams/db';
+import { VectorParam } from '@ams/embeddings';
 import { CORPUS_MISSING, loadCorpus } from './corpus';
 import { loadBenchModel, VectorBank } from './model';
 import { seedStore } from './seed';
@@ -239,7 +239,7 @@ async function main(): Promise<void> {
   const bareDb = mode === 'split' ? await createDatabase({ databaseUrl: target.databaseUrl, dataDir: '', dbPoolMax: 16 }) : undefined;
   const bareEmbed = batchedModel((texts) => model.embedder.embedPadded(texts));
   const bareSearch = async (): Promise<number> => {
-    const v = toPgVector(await bareEmbed(queries.next()));
+    const v: BoundVector = new VectorParam(await bareEmbed(queries.next()));
     await bareDb!.knex.raw(bareTopK(model.embedder.dimensions), [target.accountId, v]);
     return 200;
   };

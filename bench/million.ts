@@ -5,7 +5,8 @@
  * the index's size on disk (what it needs in memory to stay fast).
  */
 import { performance } from 'node:perf_hooks';
-import { toPgVector } from '@ams/embeddings';
+import type { BoundVector } from '@ams/db';
+import { VectorParam } from '@ams/embeddings';
 import { Corpus, queriesFor } from './corpus';
 import { BenchModel, singleLatency, VectorBank } from './model';
 import { ms, Table, times } from './report';
@@ -75,7 +76,7 @@ export async function runMillion(ctx: { model: BenchModel; bank: VectorBank; cor
     const bare: number[] = [];
     for (const v of embed.vectors) {
       const s = performance.now();
-      await db.raw(bareTopK(ctx.model.embedder.dimensions), [server.accountId, toPgVector(v)]);
+      await db.raw(bareTopK(ctx.model.embedder.dimensions), [server.accountId, new VectorParam(v) as BoundVector]);
       bare.push(performance.now() - s);
     }
     const service: number[] = [];

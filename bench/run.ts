@@ -11,8 +11,8 @@
  */
 import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { memoriesRepository, SearchFilters } from '@ams/db';
-import { toPgVector } from '@ams/embeddings';
+import { memoriesRepository, SearchFilters, type BoundVector } from '@ams/db';
+import { toPgVector, VectorParam } from '@ams/embeddings';
 import { Corpus, CORPUS_MISSING, loadCorpus, queriesFor } from './corpus';
 import { BareModel } from './bare-model';
 import { ingestFigures } from './ingest';
@@ -130,7 +130,7 @@ async function semanticTail(server: BenchServer, model: BenchModel, bare: BareMo
   for (const text of texts) {
     const b = await bare.embed([text]);
     embed.push(b.ms);
-    const v = toPgVector(b.vectors[0]!);
+    const v: BoundVector = new VectorParam(b.vectors[0]!);
     const t0 = performance.now();
     await db.raw(bareTopK(model.embedder.dimensions), [server.accountId, v]);
     vector.push(performance.now() - t0);
@@ -154,7 +154,7 @@ async function searchFigures(server: BenchServer, model: BenchModel, bare: BareM
   const serviceEmbed: number[] = [];
   const bareVector: number[] = [];
   const bareText: number[] = [];
-  const vectors: string[] = [];
+  const vectors: BoundVector[] = [];
   const ftsDocs: number[][] = [];
   const sample = () => ({ samples: [] as number[], docs: [] as number[][] });
   const semantic = sample();
@@ -168,7 +168,7 @@ async function searchFigures(server: BenchServer, model: BenchModel, bare: BareM
   for (const text of texts) {
     const b = await bare.embed([text]);
     bareEmbed.push(b.ms);
-    const v = toPgVector(b.vectors[0]!);
+    const v: BoundVector = new VectorParam(b.vectors[0]!);
     vectors.push(v);
     // The service's embedder as a search calls it (its model thread, its batching), on the same text.
     let t0 = performance.now();

@@ -170,6 +170,6 @@ export async function memoriesHnswIndex(db: Database['knex'], dims = 384): Promi
   return { name: row.indexname, def: row.indexdef };
 }
 
-/** pgvector's own top-10 as the index serves it (its cast and size predicate, default settings): the bare limit. */
+/** pgvector's own top-10 as the index serves it (its cast and size predicate, default settings): the bare limit. Bind the vector as the service does (VectorParam). */
 export const bareTopK = (dims: number) =>
   `SELECT id FROM memories WHERE account_id = ? AND vector_dims(embedding) = ${dims} ORDER BY embedding::vector(${dims}) <=> ?::vector LIMIT 10`;

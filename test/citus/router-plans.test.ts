@@ -1,4 +1,5 @@
 import type { Knex } from '@ams/db';
+import { VectorParam } from '@ams/embeddings';
 import { bearer, createAccount, createTestApp, TestAccount, TestApp } from '@ams/testing';
 
 /**
@@ -20,7 +21,7 @@ function inlined(s: Statement): string {
   return s.sql.replace(/\$(\d+)/g, (_, n: string) => literal(s.bindings[Number(n) - 1]));
 }
 
-/** A binding as pg sends it (arrays as array literals, dates as ISO text, objects as JSON), quoted. */
+/** A binding as pg sends it (arrays as array literals, dates as ISO text, a query vector as its literal, objects as JSON), quoted. */
 function literal(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
   const text = (v: unknown): string =>
@@ -28,8 +29,10 @@ function literal(value: unknown): string {
       ? `{${v.map((x) => (x === null ? 'NULL' : `"${text(x).replace(/["\\]/g, '\\$&')}"`)).join(',')}}`
       : v instanceof Date
         ? v.toISOString()
-        : typeof v === 'object'
-          ? JSON.stringify(v)
+        : v instanceof VectorParam
+          ? v.toString()
+          : typeof v === 'object'
+            ? JSON.stringify(v)
           : String(v);
   return `'${text(value).replace(/'/g, "''")}'`;
 }

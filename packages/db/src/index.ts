@@ -8,6 +8,7 @@ export * from './knex';
 export * from './pglite-start-files';
 export * from './migrate';
 export * from './pagination';
+export type { BoundVector } from './vector-column';
 export * from './repositories/accounts.repository';
 export * from './repositories/api-keys.repository';
 export * from './repositories/agents.repository';

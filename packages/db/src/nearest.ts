@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { literalDimensions, vectorMatch } from './vector-column';
+import { dimensionsOf, vectorMatch, type BoundVector } from './vector-column';
 
 export interface Neighbour {
   id: string;
@@ -38,22 +38,21 @@ async function inIterativeScan<T>(db: Knex, k: number, run: (db: Knex) => Promis
 }
 
 /** `filtered` narrowed to the rows holding a vector of the query's size (see vectorMatch). */
-const ofQuerySize = (table: string, filtered: (db: Knex) => Knex.QueryBuilder, vector: string) => {
-  const match = vectorMatch(table, literalDimensions(vector));
+const ofQuerySize = (table: string, filtered: (db: Knex) => Knex.QueryBuilder, vector: BoundVector) => {
+  const match = vectorMatch(table, dimensionsOf(vector));
   return { expr: match.expr, rows: (db: Knex) => filtered(db).whereRaw(match.where) };
 };
 
 /**
  * Ordered by the selected distance, which the planner matches to the index's expression: the
- * vector (~8 kB of text at 384 dimensions) is sent and parsed once, not once for the score and again
- * for the order.
+ * vector is bound and parsed once, not once for the score and again for the order.
  */
-const nearestFirst = (db: Knex, rows: Knex.QueryBuilder, id: string, expr: string, vector: string, k: number) =>
+const nearestFirst = (db: Knex, rows: Knex.QueryBuilder, id: string, expr: string, vector: BoundVector, k: number) =>
   db
     .select('id', db.raw('1 - distance AS score'))
     .from(rows.select(id, db.raw(`${expr} <=> ?::vector AS distance`, [vector])).orderBy('distance').limit(k).as('nearest'));
 
-const indexOrdered = (db: Knex, table: string, filtered: (db: Knex) => Knex.QueryBuilder, vector: string, k: number) => {
+const indexOrdered = (db: Knex, table: string, filtered: (db: Knex) => Knex.QueryBuilder, vector: BoundVector, k: number) => {
   const { expr, rows } = ofQuerySize(table, filtered, vector);
   return nearestFirst(db, rows(db), `${table}.id`, expr, vector, k);
 };
@@ -71,7 +70,7 @@ export async function nearestNeighbours(
   db: Knex,
   table: string,
   filtered: (db: Knex) => Knex.QueryBuilder,
-  vector: string,
+  vector: BoundVector,
   k: number,
 ): Promise<Neighbour[]> {
   const viaIndex: Array<{ id: string; score: number }> = await inIterativeScan(db, k, (trx) => indexOrdered(trx, table, filtered, vector, k));
@@ -90,7 +89,7 @@ export async function nearestNeighbours(
  * that reads more in the same statement; null when k is too deep for the session's ef_search.
  * Fewer than k rows from it means the index cannot answer alone: ask nearestNeighbours.
  */
-export function indexTopK(db: Knex, table: string, filtered: (db: Knex) => Knex.QueryBuilder, vector: string, k: number): Knex.QueryBuilder | null {
+export function indexTopK(db: Knex, table: string, filtered: (db: Knex) => Knex.QueryBuilder, vector: BoundVector, k: number): Knex.QueryBuilder | null {
   return efSearch(k) === EF_SEARCH_MIN ? indexOrdered(db, table, filtered, vector, k) : null;
 }
 
@@ -104,7 +103,7 @@ export function withScores<R extends { id: string }>(hits: Neighbour[], rows: R[
 }
 
 /** The plan PostgreSQL picks for the index-ordered query (operators check the HNSW index is used). */
-export async function explainNearest(db: Knex, table: string, filtered: (db: Knex) => Knex.QueryBuilder, vector: string, k: number): Promise<string> {
+export async function explainNearest(db: Knex, table: string, filtered: (db: Knex) => Knex.QueryBuilder, vector: BoundVector, k: number): Promise<string> {
   return inIterativeScan(db, k, async (trx) => {
     const { sql, bindings } = indexOrdered(trx, table, filtered, vector, k).toSQL();
     const { rows } = await trx.raw(`EXPLAIN ${sql}`, bindings);

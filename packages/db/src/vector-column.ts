@@ -1,5 +1,13 @@
-/** The number of components of a pgvector text literal (`[0.1,0.2,...]`). */
-export function literalDimensions(vector: string): number {
+/**
+ * A vector bound as a statement parameter: pgvector's text literal (`[0.1,0.2,...]`), or an object
+ * that says its size and binds itself (VectorParam of @ams/embeddings: binary on PostgreSQL, the
+ * literal on PGlite).
+ */
+export type BoundVector = string | { readonly dimensions: number };
+
+/** The number of components of a bound vector. */
+export function dimensionsOf(vector: BoundVector): number {
+  if (typeof vector !== 'string') return vector.dimensions;
   let commas = 0;
   for (let i = 0; i < vector.length; i++) if (vector.charCodeAt(i) === 44) commas++;
   return commas + 1;

@@ -1,6 +1,6 @@
 import { ApiError, toIso } from '@ams/core';
 import { decisionsRepository, entitiesRepository, memoriesRepository, ProjectEdge, projectRelationshipsRepository, ProjectRow, patternsRepository } from '@ams/db';
-import { embedText } from '@ams/embeddings';
+import { embedForSearch, type VectorParam } from '@ams/embeddings';
 import { presentMemorySummary } from '@ams/memories';
 import type { Caller, EmbeddingDeps, StoreDeps } from './deps';
 import { presentDecision } from './decisions.service';
@@ -79,7 +79,7 @@ export const projectDependents = (deps: StoreDeps, auth: Caller, slug: string) =
 export const relatedProjects = (deps: StoreDeps, auth: Caller, slug: string) => edges(deps, auth, slug, ['outgoing', 'incoming']);
 
 /** A dependent project's decisions and memories nearest to the change text. */
-async function affectedBy(deps: EmbeddingDeps, auth: Caller, dependent: ProjectEdge, vector: string) {
+async function affectedBy(deps: EmbeddingDeps, auth: Caller, dependent: ProjectEdge, vector: VectorParam) {
   const db = deps.db;
   const decisions = await decisionsRepository.similar(db, auth.accountId, vector, deps.embedder.model, IMPACT_HITS, dependent.other_slug, true);
   const hits = await memoriesRepository.semanticCandidates(
@@ -121,7 +121,7 @@ export async function impactAnalysis(deps: EmbeddingDeps, auth: Caller, body: Im
     directions: ['incoming'],
     types: DEPENDENCY_TYPES,
   });
-  const vector = await embedText(deps.embedder, body.change_description);
+  const vector = await embedForSearch(deps.embedder, body.change_description);
   const affected = [];
   const shared = new Map<string, ReturnType<typeof presentPattern>>();
   for (const dependent of dependents) {

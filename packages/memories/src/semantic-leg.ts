@@ -1,5 +1,5 @@
 import { Candidate, Db, memoriesRepository, SearchFilters } from '@ams/db';
-import { Embedder, embedQuery, SwitchableEmbedder, toPgVector } from '@ams/embeddings';
+import { Embedder, embedQuery, SwitchableEmbedder, VectorParam } from '@ams/embeddings';
 
 /** Whether the embedder's model moved on from `used` (here, or in the store: re-read then). */
 async function modelMovedOn(embedder: Embedder, used: string): Promise<boolean> {
@@ -17,11 +17,11 @@ export async function nearestToQuery<T>(
   embedder: Embedder,
   f: SearchFilters,
   query: string,
-  find: (f: SearchFilters, vector: string) => Promise<T[]>,
+  find: (f: SearchFilters, vector: VectorParam) => Promise<T[]>,
 ): Promise<{ hits: T[]; queryVector: Float32Array }> {
   for (let retried = false; ; retried = true) {
     const { queryVector, model } = await queryVectorOf(embedder, query);
-    const hits = await find({ ...f, embeddingModel: model }, toPgVector(queryVector));
+    const hits = await find({ ...f, embeddingModel: model }, new VectorParam(queryVector));
     if (hits.length > 0 || retried || !(await modelMovedOn(embedder, model))) return { hits, queryVector };
   }
 }

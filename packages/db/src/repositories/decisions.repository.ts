@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { BoundVector } from '../vector-column';
 import { nearestNeighbours, withScores } from '../nearest';
 import { Page, PageParams, paginate } from '../pagination';
 
@@ -115,7 +116,7 @@ export const decisionsRepository = {
    * The k live decisions nearest to the vector (title + rationale embeddings of the current model),
    * best first, with score = cosine similarity. Index: decisions_embedding_hnsw_idx.
    */
-  async similar(db: Knex, accountId: string, vector: string, model: string, k: number, projectSlug?: string, excludeSuperseded = false) {
+  async similar(db: Knex, accountId: string, vector: BoundVector, model: string, k: number, projectSlug?: string, excludeSuperseded = false) {
     const filtered = (q: Knex) => {
       const b = q('decisions').where({ 'decisions.account_id': accountId, 'decisions.embedding_model': model }).whereNull('decisions.deleted_at');
       if (excludeSuperseded) b.whereNot('decisions.status', 'superseded');

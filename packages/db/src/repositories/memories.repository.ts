@@ -5,7 +5,7 @@ import { bm25Candidates } from '../keyword-ranking';
 import type { EmbeddingStatus, MemoryType, Tier, Visibility } from '@ams/vocabulary';
 import { Page, PageParams, paginate } from '../pagination';
 import { prepared } from '../driver-features';
-import { literalDimensions, vectorMatch } from '../vector-column';
+import { dimensionsOf, vectorMatch, type BoundVector } from '../vector-column';
 import { excludeExpired } from '../memory-expiry';
 
 /** A memory row as read back: never the vector or the tsvector (large, and no caller needs them). */
@@ -441,10 +441,10 @@ export const memoriesRepository = {
     db: Knex,
     accountId: string,
     agentId: string,
-    vector: string,
+    vector: BoundVector,
     model: string,
   ): Promise<{ id: string; similarity: number } | undefined> {
-    const { expr, where } = vectorMatch('memories', literalDimensions(vector));
+    const { expr, where } = vectorMatch('memories', dimensionsOf(vector));
     const row = await db('memories')
       .select('id', db.raw(`1 - (${expr} <=> ?::vector) AS similarity`, [vector]))
       .where({ account_id: accountId, agent_id: agentId, embedding_status: 'ready', embedding_model: model })
@@ -466,12 +466,12 @@ export const memoriesRepository = {
   },
 
   /** Top-k by cosine similarity: the filtered HNSW scan with its exact fallback (see nearestNeighbours). */
-  async semanticCandidates(db: Knex, f: SearchFilters, vector: string, k: number): Promise<Candidate[]> {
+  async semanticCandidates(db: Knex, f: SearchFilters, vector: BoundVector, k: number): Promise<Candidate[]> {
     return nearestNeighbours(db, 'memories', semanticSet(f), vector, k);
   },
 
   /** The plan PostgreSQL picks for the semantic query (operators check the HNSW index is used). */
-  async explainSemantic(db: Knex, f: SearchFilters, vector: string, k: number): Promise<string> {
+  async explainSemantic(db: Knex, f: SearchFilters, vector: BoundVector, k: number): Promise<string> {
     return explainNearest(db, 'memories', semanticSet(f), vector, k);
   },
 

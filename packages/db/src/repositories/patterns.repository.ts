@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { BoundVector } from '../vector-column';
 import { nearestNeighbours, withScores } from '../nearest';
 import { Page, PageParams, paginate } from '../pagination';
 
@@ -102,7 +103,7 @@ export const patternsRepository = {
    * The k live patterns nearest to the vector (title + description embeddings of the current
    * model), best first, with score = cosine similarity. Index: patterns_embedding_hnsw_idx.
    */
-  async similar(db: Knex, accountId: string, vector: string, model: string, k: number, category?: string, forProjectId?: string | null) {
+  async similar(db: Knex, accountId: string, vector: BoundVector, model: string, k: number, category?: string, forProjectId?: string | null) {
     const filtered = (q: Knex) => {
       const b = q('patterns').where({ 'patterns.account_id': accountId, 'patterns.embedding_model': model }).whereNull('patterns.deleted_at');
       // For a project: global patterns plus those it adopted (null: an unknown project, global only).

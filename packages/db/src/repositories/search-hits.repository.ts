@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { BoundVector } from '../vector-column';
 import type { CommonWords } from '../common-words';
 import { prepared } from '../driver-features';
 import { bm25Ranked } from '../keyword-ranking';
@@ -60,7 +61,7 @@ export const searchHitsRepository = {
    * filters' selectivity). Otherwise (k too deep for one statement, or fewer than k rows from the
    * index: a small or heavily filtered set) the exact scan ranks, then hydrate reads.
    */
-  async nearest(db: Knex, f: SearchFilters, vector: string, k: number): Promise<HydratedHit[]> {
+  async nearest(db: Knex, f: SearchFilters, vector: BoundVector, k: number): Promise<HydratedHit[]> {
     const topK = indexTopK(db, 'memories', semanticSet(f), vector, k);
     if (topK) {
       const { rows } = await db.raw(

@@ -1,5 +1,5 @@
-import { memoriesRepository } from '@ams/db';
-import { toPgVector } from '@ams/embeddings';
+import { memoriesRepository, searchHitsRepository, type BoundVector } from '@ams/db';
+import { toPgVector, VectorParam } from '@ams/embeddings';
 import { entityNamesInQuery, reciprocalRankFusion } from '@ams/memories';
 import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp, testBackend } from '@ams/testing';
 
@@ -245,6 +245,24 @@ describe('semantic search at scale', () => {
     const rare = await t.request().post('/v1/memories/search').set(bearer(acct.key)).send({ query: 'service latency', agent_id: 'rare', limit: 10 });
     expect(rare.body.data).toHaveLength(10);
     expect(rare.body.meta.recalled_count).toBe(10);
+  });
+
+  it('binds a query vector as a parameter (binary on PostgreSQL, text on PGlite) that ranks as its text literal does', async () => {
+    const db = t.ctx.db.knex;
+    const f = { accountId: acct.accountId, includeArchived: false, includeConfidential: false, embeddingModel: t.ctx.embedder.model };
+    const [v] = await t.ctx.embedder.embed(['service 7 latency']);
+    const param: BoundVector = new VectorParam(v!);
+    // The value PostgreSQL received is the vector, to float4's precision.
+    const { rows } = await db.raw('SELECT ?::vector::text AS v, vector_dims(?::vector) AS dims', [param, param]);
+    expect(rows[0].dims).toBe(384);
+    expect(JSON.parse(rows[0].v)).toEqual(Array.from(v!).map((x) => expect.closeTo(x, 6)));
+    expect(await memoriesRepository.semanticCandidates(db, f, param, 20)).toEqual(await memoriesRepository.semanticCandidates(db, f, toPgVector(v!), 20));
+    const hits = await searchHitsRepository.nearest(db, f, param, 10);
+    expect(hits.map((h) => h.id)).toEqual((await memoriesRepository.semanticCandidates(db, f, param, 10)).map((c) => c.id));
+    // A component that is not a number is refused before any statement is sent.
+    const broken = new Float32Array(v!);
+    broken[3] = Number.NaN;
+    await expect(memoriesRepository.semanticCandidates(db, f, new VectorParam(broken), 5)).rejects.toThrow('vector component 3 is not a finite number');
   });
 
   it('ranks a hybrid search as reciprocalRankFusion ranks its three lists', async () => {
