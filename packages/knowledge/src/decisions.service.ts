@@ -1,6 +1,6 @@
 import { ApiError, toIso } from '@ams/core';
 import { DecisionRow, decisionsRepository, DecisionStatus, PageParams, sessionsRepository } from '@ams/db';
-import { embedForSearch, embedText } from '@ams/embeddings';
+import { embedText } from '@ams/embeddings';
 import { embeddedText } from '@ams/vocabulary';
 import { resolveAgentForWrite } from '@ams/memories';
 import type { Caller, EmbeddingDeps, StoreDeps } from './deps';
@@ -138,7 +138,7 @@ export async function checkDecisions(
   auth: Caller,
   body: { query: string; project_slug?: string; limit: number; threshold?: number; include_superseded?: boolean },
 ) {
-  const vector = await embedForSearch(deps.embedder, body.query);
+  const vector = await embedText(deps.embedder, body.query);
   const excludeSuperseded = body.include_superseded === false;
   const rows = await decisionsRepository.similar(deps.db, auth.accountId, vector, deps.embedder.model, body.limit, body.project_slug, excludeSuperseded);
   const data = rows

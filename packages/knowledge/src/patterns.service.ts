@@ -1,6 +1,6 @@
 import { ApiError, toIso } from '@ams/core';
 import { PageParams, PatternRow, patternsRepository, projectsRepository } from '@ams/db';
-import { embedForSearch, embedText } from '@ams/embeddings';
+import { embedText } from '@ams/embeddings';
 import { embeddedText } from '@ams/vocabulary';
 import type { Caller, EmbeddingDeps, StoreDeps } from './deps';
 import { projectForWrite } from './projects.service';
@@ -121,7 +121,7 @@ export async function searchPatterns(
     const data = rows.map((row) => searchItem(row, 0));
     return { data, query: body.query, total: data.length };
   }
-  const vector = await embedForSearch(deps.embedder, body.query);
+  const vector = await embedText(deps.embedder, body.query);
   const rows = await patternsRepository.similar(deps.db, auth.accountId, vector, deps.embedder.model, body.limit, body.category, forProjectId);
   const data = rows
     .map(({ score, ...row }) => searchItem(row, similarityScore(score)))

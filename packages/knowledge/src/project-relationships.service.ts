@@ -1,6 +1,6 @@
 import { ApiError, toIso } from '@ams/core';
 import { decisionsRepository, entitiesRepository, memoriesRepository, ProjectEdge, projectRelationshipsRepository, ProjectRow, patternsRepository } from '@ams/db';
-import { embedForSearch, type VectorParam } from '@ams/embeddings';
+import { embedText, type VectorParam } from '@ams/embeddings';
 import { presentMemorySummary } from '@ams/memories';
 import type { Caller, EmbeddingDeps, StoreDeps } from './deps';
 import { presentDecision } from './decisions.service';
@@ -121,7 +121,7 @@ export async function impactAnalysis(deps: EmbeddingDeps, auth: Caller, body: Im
     directions: ['incoming'],
     types: DEPENDENCY_TYPES,
   });
-  const vector = await embedForSearch(deps.embedder, body.change_description);
+  const vector = await embedText(deps.embedder, body.change_description);
   const affected = [];
   const shared = new Map<string, ReturnType<typeof presentPattern>>();
   for (const dependent of dependents) {

@@ -1,4 +1,4 @@
-import { Db, memoriesRepository } from '@ams/db';
+import { Db, memoriesRepository, type BoundVector } from '@ams/db';
 
 /**
  * The one dedup rule, for v1 creates (checked in the request) and v2 creates (checked by whoever
@@ -17,7 +17,7 @@ export async function lockForDedup(trx: Db, agents: Array<{ accountId: string; a
 export async function findDuplicate(
   trx: Db,
   agent: { accountId: string; agentId: string },
-  vector: string,
+  vector: BoundVector,
   model: string,
   threshold: number,
 ): Promise<string | null> {

@@ -40,7 +40,7 @@ export interface NewDecision {
   status: DecisionStatus;
   tags: string[];
   metadata: Record<string, unknown>;
-  embedding: string;
+  embedding: BoundVector;
   embeddingModel: string;
 }
 
@@ -51,7 +51,7 @@ export interface DecisionPatch {
   status?: DecisionStatus;
   tags?: string[];
   metadata?: Record<string, unknown>;
-  embedding?: string;
+  embedding?: BoundVector;
   embeddingModel?: string;
   supersededBy?: string;
 }

@@ -88,8 +88,8 @@ export interface NewMemory {
   sessionId: string | null;
   projectId: string | null;
   clientId?: string | null;
-  /** pgvector literal; null while a v2 memory waits for the worker. */
-  embedding: string | null;
+  /** Null while a v2 memory waits for the worker. */
+  embedding: BoundVector | null;
   embeddingModel: string | null;
   embeddingStatus: EmbeddingStatus;
   dedupThreshold?: number | null;
@@ -157,7 +157,7 @@ export function memoryInsertRow(m: NewMemory & { id?: string }, db?: Knex) {
 
 export interface MemoryPatch {
   content?: string;
-  embedding?: string;
+  embedding?: BoundVector;
   embeddingModel?: string;
   metadata?: Record<string, unknown>;
   importance?: number;

@@ -43,7 +43,7 @@ export interface PatternFields {
   tags?: string[];
   exampleCode?: string | null;
   metadata?: Record<string, unknown>;
-  embedding?: string;
+  embedding?: BoundVector;
   embeddingModel?: string;
 }
 
