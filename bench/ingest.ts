@@ -5,8 +5,8 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { agentsRepository } from '@ams/db';
-import { toPgVector } from '@ams/embeddings';
+import { agentsRepository, type BoundVector } from '@ams/db';
+import { VectorParam } from '@ams/embeddings';
 import { startService, stopProcess, waitFor } from '@ams/testing';
 import type { Corpus } from './corpus';
 import { batchedRate, BenchModel } from './model';
@@ -117,9 +117,9 @@ export async function ingestFigures(server: BenchServer, model: BenchModel, corp
     let t0 = performance.now();
     const [vector] = await model.embedder.embed([content]);
     bare.push(performance.now() - t0);
-    // The store's floor: one INSERT of the row with its vector (the HNSW insert).
+    // The store's floor: one INSERT of the row with its vector (the HNSW insert), bound as the service binds it.
     t0 = performance.now();
-    await db('memories').insert({ ...bareRow(content), embedding: toPgVector(vector!), embedding_model: model.embedder.model, embedding_status: 'ready' });
+    await db('memories').insert({ ...bareRow(content), embedding: new VectorParam(vector!) as BoundVector, embedding_model: model.embedder.model, embedding_status: 'ready' });
     bareInsert.push(performance.now() - t0);
     t0 = performance.now();
     const res = await profiler.time('v1', () => post(server, '/v1/memories', { content, agent_id: 'ingest' }));
