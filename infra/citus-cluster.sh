@@ -91,11 +91,20 @@ shared_buffers = 64MB
 CONF
 }
 
+# TEST-ONLY, as the test cluster (scripts/ensure-test-services.sh): no fsync, no waiting for WAL
+# flushes, no full-page writes; its databases are thrown away, and a Citus write commits on two
+# nodes (two-phase commit), each flush a wait. Given at start, so nodes made before this apply it
+# too. TEST_PG_DURABLE=1 keeps the defaults.
+start_options() {
+  [ "${TEST_PG_DURABLE:-0}" = 1 ] && return 0
+  printf '%s' '-c fsync=off -c synchronous_commit=off -c full_page_writes=off'
+}
+
 start_node() {
   local i=$1 dir port; dir=$(node_dir "$i"); port=$(node_port "$i")
   if as_postgres "$PG_BIN/pg_ctl" -D "$dir" status >/dev/null 2>&1; then return 0; fi
   log "starting $(node_name "$i") on port $port"
-  as_postgres "$PG_BIN/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 start >/dev/null
+  as_postgres "$PG_BIN/pg_ctl" -D "$dir" -l "$dir/server.log" -o "$(start_options)" -w -t 60 start >/dev/null
 }
 
 stop_node() {

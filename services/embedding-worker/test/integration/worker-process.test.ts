@@ -11,6 +11,9 @@ const WORKER = 'services/embedding-worker/src/main.ts';
  * claim pending rows across accounts, so on the jest worker's database a claimant left there by an
  * earlier file could take this file's memories (and embed the broken model's with a working model).
  */
+// Each test starts worker processes (see the budgets below).
+jest.setTimeout(150_000);
+
 describe('embedding-worker process', () => {
   let redisPort: number;
   let redis: ChildProcess | undefined;
@@ -57,7 +60,10 @@ describe('embedding-worker process', () => {
   };
   const statuses = async (ids: string[]) =>
     (await knex()('memories').where('account_id', acct.accountId).whereIn('id', ids).select('embedding_status')).map((r) => r.embedding_status as string);
-  const allReady = (ids: string[], timeoutMs = 20_000) =>
+  // Budgets, not speed claims (waitFor returns as soon as the condition holds): on a slow 2-core
+  // machine running the Citus suite, two workers starting and embedding 40 memories took 14 s alone
+  // and over 20 s beside the rest of the run, and the broken-model case over 30 s.
+  const allReady = (ids: string[], timeoutMs = 60_000) =>
     waitFor(async () => (await statuses(ids)).every((s) => s === 'ready'), timeoutMs, `${ids.length} memories ready`);
   const completedEvents = async (ids: string[]) => {
     const rows = await knex()('webhook_deliveries').where({ account_id: acct.accountId, event_type: 'embedding.completed' }).select('payload');
@@ -223,7 +229,7 @@ describe('embedding-worker process', () => {
     const long = await createQueued('a memory long enough to overflow the position window of the broken model, with many more tokens than sixteen');
     const short = await createQueued('short memory');
     const status = async (id: string) => (await t.request().get(`/v2/memories/${id}/status`).set(bearer(acct.key))).body;
-    await waitFor(async () => (await status(long.id)).status === 'failed', 20_000, 'the long memory failed').catch(async (err) => {
+    await waitFor(async () => (await status(long.id)).status === 'failed', 60_000, 'the long memory failed').catch(async (err) => {
       const row = await knex()('memories').where({ id: long.id }).first('embedding_status', 'embedding_model', 'embedding_attempts', 'embedding_error');
       throw new Error(`${(err as Error).message}: ${JSON.stringify(row)}; worker exit ${worker.exitCode ?? worker.signalCode}; stderr: ${stderr}`);
     });
