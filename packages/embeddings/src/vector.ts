@@ -11,11 +11,11 @@ export function toPgVector(v: Float32Array | number[]): string {
 }
 
 /**
- * A vector as a statement parameter. node-postgres binds what toPostgres()
- * returns, and a Buffer goes in binary: pgvector's vector_recv format (the dimensions, a reserved
- * word, then big-endian float4s), 1.5 kB at 384 dimensions where the text literal is ~8 kB that the
- * API formats and writes and PostgreSQL parses number by number (0.3 ms less a query, in the client
- * and the server). PGlite binds every parameter as text: toString().
+ * A vector as a statement parameter. node-postgres binds what toPostgres() returns, and a Buffer
+ * goes in binary: pgvector's vector_recv format (the dimensions, a reserved word, then big-endian
+ * float4s), 1.5 kB at 384 dimensions where the text literal is ~8 kB that the API formats and writes
+ * and PostgreSQL parses number by number (0.3 ms less a query, in the client and the server).
+ * PGlite binds every parameter as text: toString().
  */
 export class VectorParam {
   constructor(readonly values: Float32Array) {}
