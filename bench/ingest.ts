@@ -119,7 +119,8 @@ export async function ingestFigures(server: BenchServer, model: BenchModel, corp
     bare.push(performance.now() - t0);
     // The store's floor: one INSERT of the row with its vector (the HNSW insert), bound as the service binds it.
     t0 = performance.now();
-    await db('memories').insert({ ...bareRow(content), embedding: new VectorParam(vector!) as BoundVector, embedding_model: model.embedder.model, embedding_status: 'ready' });
+    const embedding: BoundVector = new VectorParam(vector!);
+    await db('memories').insert({ ...bareRow(content), embedding, embedding_model: model.embedder.model, embedding_status: 'ready' });
     bareInsert.push(performance.now() - t0);
     t0 = performance.now();
     const res = await profiler.time('v1', () => post(server, '/v1/memories', { content, agent_id: 'ingest' }));

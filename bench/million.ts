@@ -76,7 +76,8 @@ export async function runMillion(ctx: { model: BenchModel; bank: VectorBank; cor
     const bare: number[] = [];
     for (const v of embed.vectors) {
       const s = performance.now();
-      await db.raw(bareTopK(ctx.model.embedder.dimensions), [server.accountId, new VectorParam(v) as BoundVector]);
+      const vector: BoundVector = new VectorParam(v);
+      await db.raw(bareTopK(ctx.model.embedder.dimensions), [server.accountId, vector]);
       bare.push(performance.now() - s);
     }
     const service: number[] = [];

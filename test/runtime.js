@@ -29,15 +29,15 @@ class MainLoaderRuntime extends Runtime {
     try {
       const scriptFilename = this._resolver.isCoreModule(filename) ? `jest-nodejs-core-${filename}` : filename;
       const source = this.wrapCodeInModuleWrapper(scriptSource);
-      const hash = crypto.createHash('sha1').update(source).digest('base64');
       const dynamicImport = source.includes('import(');
+      const hash = dynamicImport ? undefined : crypto.createHash('sha1').update(source).digest('base64');
       const cached = dynamicImport ? undefined : codeCache.get(scriptFilename);
       const script = new vm.Script(source, {
         columnOffset: this._fileTransforms.get(filename)?.wrapperLength,
         displayErrors: true,
         filename: scriptFilename,
         importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-        cachedData: cached?.hash === hash ? cached.data : undefined,
+        cachedData: cached !== undefined && cached.hash === hash ? cached.data : undefined,
       });
       if (!dynamicImport && (cached?.hash !== hash || script.cachedDataRejected)) this.#uncached.push({ scriptFilename, hash, script });
       return script;
