@@ -39,6 +39,12 @@ export function toQueryString(query: Query = {}): string {
   return s ? `?${s}` : '';
 }
 
+/** Times a refused read is asked again. */
+const READ_RETRIES = 2;
+
+/** The wait a 503's Retry-After asks for (seconds), 1 s when absent, at most 5 s. */
+const retryAfterMs = (res: Response): number => Math.min(5, Number(res.headers.get('Retry-After')) || 1) * 1000;
+
 export class ApiClient {
   constructor(
     private readonly key: string | null,
@@ -51,10 +57,16 @@ export class ApiClient {
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     const started = performance.now();
     let res: Response;
-    try {
-      res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
-    } catch {
-      throw new ApiFailure(0, 'network_error', 'Could not reach the API. Is the server running?', null);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+      } catch {
+        throw new ApiFailure(0, 'network_error', 'Could not reach the API. Is the server running?', null);
+      }
+      // A read the server refused before running it (503, shedding load) is asked again after its
+      // Retry-After, as a client should: a page's panels load together, and one may land in a burst.
+      if (res.status !== 503 || method !== 'GET' || attempt > READ_RETRIES) break;
+      await new Promise((r) => setTimeout(r, retryAfterMs(res)));
     }
     const ms = performance.now() - started;
     const requestId = res.headers.get('X-Request-ID');

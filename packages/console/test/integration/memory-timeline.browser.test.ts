@@ -81,6 +81,20 @@ describe('memory lifecycle in the console', () => {
     await page.close();
   });
 
+  test('a panel the server refused while shedding load (503, Retry-After) loads after the wait', async () => {
+    const m = await api.post<{ id: string }>('/v1/memories', { agent_id: 'timeline', content: 'Deploys freeze on Fridays' });
+    const page = await signedIn();
+    let refused = 0;
+    await page.route(/\/history\?/, async (route) => {
+      if (refused++ === 0) return route.fulfill({ status: 503, headers: { 'Retry-After': '1' }, contentType: 'application/json', body: JSON.stringify({ error: { type: 'service_unavailable', message: 'Service overloaded' } }) });
+      return route.continue();
+    });
+    await page.goto(`${server.baseUrl}/#/memories/${m.id}`);
+    await waitForShown(page.getByRole('list', { name: 'Memory history' }).locator('li[data-version="1"]'), path.join(ARTIFACTS, 'failed-memory-timeline-retry.png'));
+    expect(refused).toBe(2);
+    await page.close();
+  });
+
   test('the memory list shows when memories expire, and filters to what expires soon', async () => {
     const soon = await api.post<{ id: string }>('/v1/memories', { agent_id: 'expiry', content: 'Scratch: the build number is 4411', ttl_seconds: 1800 });
     await api.post('/v1/memories', { agent_id: 'expiry', content: 'Scratch: retro notes for the sprint', ttl_seconds: 5 * 86_400 });
