@@ -178,20 +178,28 @@ export const embeddingQueueRepository = {
 
   /**
    * Rows whose worker died on every one of their attempts (killed, or crashed by this very input)
-   * fail instead of being claimed forever. Returns how many.
+   * fail instead of being claimed forever. Returns how many. It runs before every sweep and almost
+   * always finds nothing: the accounts are found by a read (on Citus one read over the shards, where
+   * an UPDATE over them costs a distributed transaction even when it changes no row), then each
+   * account's rows are failed by a single-shard UPDATE.
    */
   async failAbandoned(db: Knex, stuckAfterMs: number, maxAttempts: number): Promise<number> {
-    return db('memories')
-      .where('embedding_status', 'processing')
-      .whereNull('deleted_at')
-      .whereRaw(`embedding_started_at < now() - (? * interval '1 millisecond')`, [stuckAfterMs])
-      .whereRaw('embedding_attempts - embedding_attempts_base >= ?', [maxAttempts])
-      .update({
+    const abandoned = (q: Knex.QueryBuilder) =>
+      q
+        .where('embedding_status', 'processing')
+        .whereNull('deleted_at')
+        .whereRaw(`embedding_started_at < now() - (? * interval '1 millisecond')`, [stuckAfterMs])
+        .whereRaw('embedding_attempts - embedding_attempts_base >= ?', [maxAttempts]);
+    const accounts: string[] = await abandoned(db('memories')).distinct('account_id').pluck('account_id');
+    let failed = 0;
+    for (const accountId of accounts) {
+      failed += await abandoned(db('memories').where('account_id', accountId)).update({
         embedding_status: 'failed',
-        // ::text: text || text is immutable, which Citus requires of an expression over columns in a multi-shard UPDATE.
         embedding_error: db.raw(`'the worker stopped during each of ' || (embedding_attempts - embedding_attempts_base)::text || ' attempts'`),
         updated_at: db.fn.now(),
       });
+    }
+    return failed;
   },
 
   /**

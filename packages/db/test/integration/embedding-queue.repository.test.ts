@@ -76,12 +76,18 @@ describe('embeddingQueueRepository: claims and fences', () => {
     expect((await status(row!.id)).embedding_status).toBe('processing');
   });
 
-  it('a claim whose worker died on every attempt is not claimed again; failAbandoned ends it', async () => {
-    const { claim, status } = await pending(1);
-    const [row] = await claim({ maxAttempts: 1 });
-    expect(await claim({ stuckAfterMs: 0, maxAttempts: 1 })).toEqual([]);
-    expect(await embeddingQueueRepository.failAbandoned(db.knex, 0, 1)).toBeGreaterThanOrEqual(1);
-    expect(await status(row!.id)).toMatchObject({ embedding_status: 'failed', embedding_error: 'the worker stopped during each of 1 attempts' });
+  it('a claim whose worker died on every attempt is not claimed again; failAbandoned ends it, in every account', async () => {
+    const [one, other] = [await pending(1), await pending(1)];
+    const [row] = await one.claim({ maxAttempts: 1 });
+    const [otherRow] = await other.claim({ maxAttempts: 1 });
+    expect(await one.claim({ stuckAfterMs: 0, maxAttempts: 1 })).toEqual([]);
+    // Stuck but with attempts left: claimed again later, not failed.
+    await embeddingQueueRepository.failAbandoned(db.knex, 0, 2);
+    expect((await one.status(row!.id)).embedding_status).toBe('processing');
+    // Other runs' rows may be abandoned too: at least these two.
+    expect(await embeddingQueueRepository.failAbandoned(db.knex, 0, 1)).toBeGreaterThanOrEqual(2);
+    expect(await one.status(row!.id)).toMatchObject({ embedding_status: 'failed', embedding_error: 'the worker stopped during each of 1 attempts' });
+    expect(await other.status(otherRow!.id)).toMatchObject({ embedding_status: 'failed' });
   });
 
   it('the heartbeat skips rows a storing batch holds instead of waiting on them (it could deadlock with that batch)', async () => {

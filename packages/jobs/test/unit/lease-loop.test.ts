@@ -15,6 +15,8 @@ class Table implements LeasedWork<string> {
   sweeps = 0;
   failClaims = 0;
   failSweep = false;
+  /** While set, housekeeping and heartbeats wait for it (a slow database). */
+  slow?: Promise<void>;
   private readonly running = new Map<string, { resolve(): void; reject(err: Error): void }>();
 
   async claim(n: number): Promise<string[]> {
@@ -39,11 +41,13 @@ class Table implements LeasedWork<string> {
 
   async heartbeat(units: string[]): Promise<void> {
     this.heartbeats.push(units);
+    await this.slow;
     if (this.failHeartbeat) throw new Error('database down');
   }
 
   async beforeSweep(): Promise<void> {
     this.sweeps++;
+    await this.slow;
     if (this.failSweep) throw new Error('sweep query failed');
   }
 
@@ -133,6 +137,22 @@ describe('LeaseLoop', () => {
     expect(table.sweeps).toBe(2);
     expect(table.started).toEqual(['a', 'b']);
     expect(log.lines).toContainEqual(['warn', 'test sweep failed']);
+  });
+
+  it('skips the ticks of its sweep and heartbeat timers while the last one still runs (a slow database)', async () => {
+    loop = make({ concurrency: 2, sweepIntervalMs: 100, heartbeatMs: 100 });
+    table.due = ['a'];
+    await loop.start();
+    let answer!: () => void;
+    table.slow = new Promise((resolve) => (answer = resolve));
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(table.sweeps).toBe(2);
+    expect(table.heartbeats).toHaveLength(1);
+    table.slow = undefined;
+    answer();
+    await jest.advanceTimersByTimeAsync(100);
+    expect(table.sweeps).toBe(3);
+    expect(table.heartbeats).toHaveLength(2);
   });
 
   it('gives its slots back when a claim fails, logs it, and claims again on the next drain', async () => {
