@@ -1,6 +1,7 @@
 // Builds the console bundle when it is missing or older than its sources: run on install and
 // before start, so a fresh clone serves a working console with no extra step. A fingerprint of
 // the sources (not mtimes, which git checkouts reset) decides; an up-to-date bundle costs a hash.
+// `--force` builds regardless (`npm run build`), leaving the fingerprint for the next check.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -10,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stampFile = join(root, 'dist', '.source-hash');
 const optional = process.argv.includes('--optional');
+const force = process.argv.includes('--force');
 
 function files(dir) {
   return readdirSync(dir)
@@ -28,7 +30,7 @@ export function sourceHash() {
 }
 
 const wanted = sourceHash();
-if (existsSync(join(root, 'dist', 'index.html')) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === wanted) process.exit(0);
+if (!force && existsSync(join(root, 'dist', 'index.html')) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === wanted) process.exit(0);
 
 try {
   const { build } = await import('vite');

@@ -76,7 +76,7 @@ beforeAll(async () => {
     WEBHOOK_RETRY_DELAYS_MS: '100,100',
     WEBHOOK_RECONCILE_INTERVAL_MS: '200',
   });
-  key = await register(server.baseUrl);
+  key = await register(server);
   api = apiAs(server.baseUrl, key);
   browser = await launchChromium();
   context = browser.context;

@@ -41,7 +41,7 @@ beforeAll(async () => {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   execFileSync(process.execPath, [path.resolve(__dirname, '../../scripts/ensure-built.mjs')], { stdio: 'inherit' });
   server = await startConsoleServer();
-  key = await register(server.baseUrl);
+  key = await register(server);
   api = apiAs(server.baseUrl, key);
   browser = await launchChromium();
   context = browser.context;

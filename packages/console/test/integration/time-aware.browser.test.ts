@@ -49,7 +49,7 @@ beforeAll(async () => {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   execFileSync(process.execPath, [path.resolve(__dirname, '../../scripts/ensure-built.mjs')], { stdio: 'inherit' });
   server = await startConsoleServer();
-  key = await register(server.baseUrl);
+  key = await register(server);
   api = apiAs(server.baseUrl, key);
   const now = Math.floor(Date.now() / 1000);
   const create = async (name: string, body: object) => (ids[name] = (await api.post<{ id: string }>('/v1/memories', { agent_id: 'console-time', ...body })).id);

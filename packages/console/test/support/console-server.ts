@@ -21,6 +21,8 @@ export interface ConsoleServer {
   /** The server's own database (made for this file, dropped on stop). */
   knex: Knex;
   logs: () => string;
+  /** 'is running', or how its process ended. */
+  state: () => string;
   stop(): Promise<void>;
 }
 
@@ -75,7 +77,8 @@ export async function startConsoleServer(env: Record<string, string> = {}): Prom
     await stop();
     throw new Error(`${(err as Error).message}\n${output}`);
   }
-  return { baseUrl, knex: db.knex, logs: () => output, stop };
+  const state = () => (child.exitCode === null && child.signalCode === null ? 'is running' : `exited (${child.exitCode ?? child.signalCode})`);
+  return { baseUrl, knex: db.knex, logs: () => output, state, stop };
 }
 
 /** A small JSON client for setting up data through the public API, as any client would. */
@@ -98,11 +101,14 @@ export function apiAs(baseUrl: string, key: string) {
   };
 }
 
-export async function register(baseUrl: string): Promise<string> {
-  const res = await fetch(`${baseUrl}/v1/auth/register`, {
+/** A new account on the server; its API key. A failure carries what the server printed. */
+export async function register(server: ConsoleServer): Promise<string> {
+  const res = await fetch(`${server.baseUrl}/v1/auth/register`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ email: `console.${crypto.randomBytes(4).toString('hex')}@example.com`, password: 'a long console passphrase' }),
+  }).catch((err: Error) => {
+    throw new Error(`register: ${err.message} (${(err.cause as Error | undefined)?.message ?? 'no cause'}); the server ${server.state()}; it printed:\n${server.logs()}`);
   });
   const body = (await res.json()) as { key?: string; api_key?: string | { key: string } };
   const key = typeof body.api_key === 'object' ? body.api_key.key : (body.key ?? body.api_key);
