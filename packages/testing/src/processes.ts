@@ -4,6 +4,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { waitFor } from './wait';
 
+export { freePort } from './ports';
+
 const ROOT = path.resolve(__dirname, '../../..');
 
 /**
@@ -75,15 +77,6 @@ export function ensureBuilt(): void {
   } finally {
     fs.rmSync(lock, { recursive: true, force: true });
   }
-}
-
-/** A TCP port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
 }
 
 const accepts = (port: number) =>

@@ -1,47 +1,9 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { createLogger, loadConfig } from '@ams/core';
+import { freePort, startRedis, stopProcess } from '@ams/testing/processes';
+import { waitFor } from '@ams/testing/wait';
 import { JobQueue } from '../../src/job-queue';
-
-// (packages/jobs's tests do not depend on @ams/testing, which depends on this package through the API.)
-async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
-const accepts = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const s = net.connect(port, '127.0.0.1', () => {
-      s.end();
-      resolve(true);
-    });
-    s.on('error', () => resolve(false));
-  });
-
-/** A redis-server of this test's own: stopping it disturbs nobody else. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  await waitFor(() => accepts(port), 5_000, `redis-server on ${port}`);
-  return child;
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await exited;
-}
 
 const blockedClients = async (port: number) => {
   const info = await new Promise<string>((resolve) => {
@@ -80,7 +42,7 @@ describe('a worker queue after repeated Redis restarts', () => {
   afterEach(async () => {
     await producer?.close(1_000);
     await worker?.close(1_000);
-    if (redis) await stop(redis);
+    await stopProcess(redis, 'SIGKILL');
   });
 
   it('takes jobs again within the capped wait once Redis is back, however often it went away', async () => {
@@ -102,7 +64,7 @@ describe('a worker queue after repeated Redis restarts', () => {
     for (let k = 1; k <= FAILURES; k++) {
       // The worker's BRPOPLPUSH is blocked in Redis: a restart now drops it.
       await waitFor(async () => (await blockedClients(port)) === 1, 30_000, `the worker's BRPOPLPUSH before restart ${k}`);
-      await stop(redis);
+      await stopProcess(redis, 'SIGKILL');
       await waitFor(() => failures >= k, 10_000, `failure ${k}`);
       redis = await startRedis(port);
     }
