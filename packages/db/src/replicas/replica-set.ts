@@ -57,14 +57,23 @@ interface Sample {
 const REPLICA_TIMEOUT_MS = 2_000;
 
 /**
- * Ends the connections a replica's reads are running on: a replica that stopped answering without
- * closing them (hung, or cut off by the network) would hold those reads until their deadline; cut,
- * each fails with the connection and runs again on the primary (failover.ts). Reaches into the
- * pool (tarn's `used` list, pg's socket); absent, nothing is cut and the reads wait as before.
+ * Ends a replica's connections: a replica that stopped answering without closing them (hung, or cut
+ * off by the network) would hold the reads running on them until their deadline, and a read routed
+ * there a moment before the replica left rotation would take an idle one and wait the same way
+ * (there is no deadline on a statement, only on connecting). Cut, a running read fails with its
+ * connection and runs again on the primary (failover.ts); an idle one is marked gone, so the pool
+ * replaces it, connecting within the replica timeout or handing the read to the primary. Reaches
+ * into the pool (tarn's `used` and `free` lists, pg's socket, knex's disposed mark); absent,
+ * nothing is cut and the reads wait as before.
  */
-function cutRunningReads(knex: Knex): void {
-  const pool = (knex.client as { pool?: { used?: Array<{ resource?: { connection?: { stream?: { destroy(): void } } } }> } }).pool;
-  for (const used of pool?.used ?? []) used.resource?.connection?.stream?.destroy();
+function cutConnections(knex: Knex): void {
+  type Held = { resource?: { __knex__disposed?: unknown; connection?: { stream?: { destroy(): void } } } };
+  const pool = (knex.client as { pool?: { used?: Held[]; free?: Held[] } }).pool;
+  for (const held of [...(pool?.used ?? []), ...(pool?.free ?? [])]) {
+    if (!held.resource) continue;
+    held.resource.__knex__disposed ??= 'the read replica left rotation';
+    held.resource.connection?.stream?.destroy();
+  }
 }
 
 /** host:port/database of a URL, for logs, health and metric labels. */
@@ -196,7 +205,7 @@ export class ReplicaSet {
     if (state === r.reported) return;
     const previous = r.reported;
     r.reported = state;
-    if (state === 'down') cutRunningReads(r.knex);
+    if (state === 'down') cutConnections(r.knex);
     const detail = { replica: r.name, from: previous, to: state, ...(r.error ? { error: r.error } : {}) };
     if (state === 'up') this.opts.logger?.info('read replica in rotation', detail);
     else if (previous !== 'starting' || state !== 'down') this.opts.logger?.warn('read replica out of rotation', detail);

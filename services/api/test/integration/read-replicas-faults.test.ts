@@ -114,6 +114,24 @@ describe('a read replica going away under load', () => {
     expect([...statuses.keys()].every((s) => s < 500)).toBe(true);
   }, 180_000);
 
+  it('a read routed to the replica just before it hung, on a connection idle until then, is answered by the primary', async () => {
+    await waitFor(async () => (await state()) === 'up', 30_000, 'the replica in rotation');
+    const replica = t.ctx.readRouting!.replicas.reader()!;
+    // A connection in the replica's pool, idle when the replica hangs.
+    expect((await replica.raw('select pg_is_in_recovery() as standby')).rows[0].standby).toBe(true);
+    await replicaServer('pause');
+    try {
+      await waitFor(async () => (await state()) === 'down', 15_000, 'the hung replica out of rotation');
+      // Taken out of rotation, its idle connections went with it: this read reconnects within the
+      // replica timeout or goes to the primary, instead of waiting on the hung replica.
+      const read = replica.raw('select pg_is_in_recovery() as standby').then((r) => r.rows[0].standby as boolean);
+      const waited = new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), 10_000).unref());
+      expect(await Promise.race([read, waited])).toBe(false);
+    } finally {
+      await replicaServer('resume');
+    }
+  });
+
   it('starts and serves with a replica that never answered: down in health, every read on the primary', async () => {
     const unreachable = `postgres://postgres@127.0.0.1:${await freePort()}/ams`;
     const app = await createTestApp({ DATABASE_REPLICA_URLS: unreachable, DATABASE_REPLICA_CHECK_INTERVAL_MS: '100' });
