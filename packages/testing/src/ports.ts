@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 
-/** Ports each jest worker hands out, in a block of its own (workers 1–8 share the space below the ephemeral range). */
+/** Eight blocks of ports below the ephemeral range: jest worker N hands out block N mod 8 (outside jest, block 0). */
 const BLOCK = 1_400;
 const WORKER_BLOCKS = 8;
 
