@@ -1,7 +1,7 @@
 import path from 'node:path';
 import knexFactory, { Knex } from 'knex';
 import type { PGliteOptions } from '@electric-sql/pglite';
-import type { Config } from '@ams/core';
+import type { Config, Logger } from '@ams/core';
 import { installDriverFeatures, type DriverFeatures } from './driver-features';
 import { HNSW_SESSION_SETTINGS } from './nearest';
 import { makeDataDirPrivate, type DataDirPrivacy } from './private-data-dir';
@@ -39,12 +39,11 @@ export async function pingDatabase(db: Knex): Promise<void> {
 /** PostgreSQL when DATABASE_URL is set, else PGlite (with pgvector) persisted under DATA_DIR. */
 export async function createDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolMax'> & Partial<Pick<Config, 'dbPreparedStatements' | 'dbCancelAbandonedReads'>>,
+  logger?: Logger,
 ): Promise<Database> {
   if (config.databaseUrl) {
-    const knex = createPostgresKnex(config.databaseUrl, config.dbPoolMax, {
-      preparedStatements: config.dbPreparedStatements ?? true,
-      cancelAbandonedReads: config.dbCancelAbandonedReads ?? true,
-    });
+    const features = { preparedStatements: config.dbPreparedStatements ?? true, cancelAbandonedReads: config.dbCancelAbandonedReads ?? true };
+    const knex = createPostgresKnex(config.databaseUrl, config.dbPoolMax, features, undefined, logger);
     return { knex, driver: 'postgres', close: () => knex.destroy() };
   }
   return createPgliteDatabase(config.dataDir, config.dbCancelAbandonedReads ?? true);
@@ -56,10 +55,10 @@ export async function createDatabase(
  * (a replica's: one that stopped answering is given up on quickly, and its failures, which the
  * replica set handles and reports, are not logged by knex too); unset, knex's defaults.
  */
-export function createPostgresKnex(url: string, poolMax: number, features: DriverFeatures, timeoutMs?: number): Knex {
+export function createPostgresKnex(url: string, poolMax: number, features: DriverFeatures, timeoutMs?: number, logger?: Logger): Knex {
   const knex = knexFactory({
     client: 'pg',
-    ...(timeoutMs ? { log: { warn: () => undefined } } : {}),
+    ...(timeoutMs ? { log: { warn: () => undefined } } : logger ? { log: driverLog(logger) } : {}),
     connection: timeoutMs ? { connectionString: url, connectionTimeoutMillis: timeoutMs } : url,
     ...(timeoutMs ? { acquireConnectionTimeout: timeoutMs } : {}),
     pool: {
@@ -71,6 +70,15 @@ export function createPostgresKnex(url: string, poolMax: number, features: Drive
   });
   installDriverFeatures(knex, 'postgres', features);
   return knex;
+}
+
+/**
+ * knex's own messages (a failed acquire with its stack, a deprecation) as the service's log lines:
+ * knex prints them with console.log, coloured and over several lines, in the middle of JSON logs.
+ */
+function driverLog(logger: Logger) {
+  const to = (level: 'warn' | 'error' | 'debug') => (message: unknown) => logger[level]('database driver', { detail: String(message) });
+  return { warn: to('warn'), error: to('error'), deprecate: to('warn'), debug: to('debug') };
 }
 
 /** `dataDir` of `memory://` keeps everything in memory (used by the embedded-mode smoke test). */

@@ -22,7 +22,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
 runService(SHUTDOWN_GRACE_MS, async () => {
   const config = loadConfig();
   const logger = createLogger('api', config);
-  const db = await createDatabase(config);
+  const db = await createDatabase(config, logger);
   const privacy = db.dataDirPrivacy;
   if (privacy?.exposed) logger.warn('DATA_DIR had files other users could read or write; made them owner-only', { data_dir: config.dataDir, entries: privacy.exposed });
   for (const entry of privacy?.unfixable ?? []) logger.warn('DATA_DIR entry left readable by other users: change its owner or mode', { path: entry.path, error: entry.error });

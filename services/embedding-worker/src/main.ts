@@ -22,7 +22,7 @@ runService(DRAIN_MS + 5_000, async () => {
   const config = loadConfig();
   const logger = createLogger('embedding-worker', config);
   requireSplitMode(config, 'embedding worker');
-  const db = await createDatabase(config);
+  const db = await createDatabase(config, logger);
   await migrateLatest(db.knex);
   const configured = await createEmbedder(config.embedding, logger);
   // Embeds with the store's active model, and runs re-embed runs (ams reembed) beside the queue.

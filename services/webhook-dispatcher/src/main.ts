@@ -19,7 +19,7 @@ runService(DRAIN_MS + 5_000, async () => {
   const logger = createLogger('webhook-dispatcher', config);
   requireSplitMode(config, 'webhook dispatcher');
   const settings = dispatcherSettings(config);
-  const db = await createDatabase(config);
+  const db = await createDatabase(config, logger);
   await migrateLatest(db.knex);
   const sealed = await sealWebhookSecrets(db.knex, settings.secrets);
   if (sealed) logger.info('webhook secrets sealed with the current key', { webhooks: sealed });
