@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import supertest from 'supertest';
-import { createLogger, loadConfig, Config } from '@ams/core';
+import { createLogger, loadConfig, Config, type Logger } from '@ams/core';
 import { accountsRepository, createDatabase, Database } from '@ams/db';
 import { Embedder, LexicalEmbedder } from '@ams/embeddings';
 import type { Registry } from 'prom-client';
@@ -41,8 +41,8 @@ let sharedPglite: Promise<Database> | undefined;
  * file's one in-memory PGlite, migrated on first use (starting PGlite costs WASM set-up, so the
  * apps of a file share it; closeSharedTestDatabase ends it after the file).
  */
-async function openDatabase(config: Config): Promise<{ db: Database; owned: boolean }> {
-  if (config.databaseUrl) return { db: await createDatabase(config), owned: true };
+async function openDatabase(config: Config, logger: Logger): Promise<{ db: Database; owned: boolean }> {
+  if (config.databaseUrl) return { db: await createDatabase(config, logger), owned: true };
   sharedPglite ??= createTestPglite(config);
   return { db: await sharedPglite, owned: false };
 }
@@ -79,7 +79,7 @@ export async function createTestApp(
   // Generous limits unless a test sets its own: rate limiting has tests of its own.
   const config: Config = loadConfig({ ...process.env, ...RELAXED_LIMITS, ...BACKEND_ENV[opts.backend ?? testBackend()], ...env });
   const logger = createLogger('api', config);
-  const { db, owned } = opts.db ? { db: opts.db, owned: false } : await openDatabase(config);
+  const { db, owned } = opts.db ? { db: opts.db, owned: false } : await openDatabase(config, logger);
   const redis = opts.redis === null ? undefined : opts.redis ?? (config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined);
   if (redis) {
     // Connected, or its first attempt failed (a test's unreachable Redis): not 3 s of waiting for nothing.
