@@ -43,7 +43,7 @@ export async function createDatabase(
 ): Promise<Database> {
   if (config.databaseUrl) {
     const features = { preparedStatements: config.dbPreparedStatements ?? true, cancelAbandonedReads: config.dbCancelAbandonedReads ?? true };
-    const knex = createPostgresKnex(config.databaseUrl, config.dbPoolMax, features, undefined, logger);
+    const knex = createPostgresKnex(config.databaseUrl, config.dbPoolMax, features, { logger });
     return { knex, driver: 'postgres', close: () => knex.destroy() };
   }
   return createPgliteDatabase(config.dataDir, config.dbCancelAbandonedReads ?? true);
@@ -53,9 +53,10 @@ export async function createDatabase(
  * A pool on one PostgreSQL server (the primary, or a replica), with the search path's session
  * settings and the driver features. `timeoutMs` bounds connecting and waiting for a connection
  * (a replica's: one that stopped answering is given up on quickly, and its failures, which the
- * replica set handles and reports, are not logged by knex too); unset, knex's defaults.
+ * replica set handles and reports, are not logged by knex too); unset, knex's defaults. `logger`
+ * takes knex's own messages otherwise (see driverLog).
  */
-export function createPostgresKnex(url: string, poolMax: number, features: DriverFeatures, timeoutMs?: number, logger?: Logger): Knex {
+export function createPostgresKnex(url: string, poolMax: number, features: DriverFeatures, { timeoutMs, logger }: { timeoutMs?: number; logger?: Logger } = {}): Knex {
   const knex = knexFactory({
     client: 'pg',
     ...(timeoutMs ? { log: { warn: () => undefined } } : logger ? { log: driverLog(logger) } : {}),

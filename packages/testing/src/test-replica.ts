@@ -21,7 +21,7 @@ export function replicaUrlOf(databaseUrl = process.env.DATABASE_URL!): string {
 }
 
 async function onReplica<T>(sql: string): Promise<T[]> {
-  const replica = createPostgresKnex(REPLICA_ADMIN_URL, 1, { preparedStatements: false, cancelAbandonedReads: false }, 2_000);
+  const replica = createPostgresKnex(REPLICA_ADMIN_URL, 1, { preparedStatements: false, cancelAbandonedReads: false }, { timeoutMs: 2_000 });
   try {
     return ((await replica.raw(sql)) as { rows: T[] }).rows;
   } finally {

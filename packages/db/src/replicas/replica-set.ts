@@ -115,12 +115,12 @@ export class ReplicaSet {
     private readonly opts: ReplicaSetOptions,
   ) {
     const timeout = Math.min(REPLICA_TIMEOUT_MS, opts.maxLagMs);
-    const checkKnex = (url: string) => createPostgresKnex(url, 1, { preparedStatements: false, cancelAbandonedReads: false }, timeout);
+    const checkKnex = (url: string) => createPostgresKnex(url, 1, { preparedStatements: false, cancelAbandonedReads: false }, { timeoutMs: timeout });
     this.primaryCheck = checkKnex(opts.primaryUrl);
     const names = opts.urls.map(replicaName);
     this.replicas = opts.urls.map((url, i) => {
       const name = names.indexOf(names[i]!) === i ? names[i]! : `${names[i]}#${i + 1}`;
-      const knex = createPostgresKnex(url, opts.poolMax, opts.features, timeout);
+      const knex = createPostgresKnex(url, opts.poolMax, opts.features, { timeoutMs: timeout });
       const replica: Replica = { name, knex, check: checkKnex(url), reachable: false, standby: false, replayed: null, caughtUpAt: null, checkedAt: null, reported: 'starting' };
       installFailover(knex, primary, (err) => this.fault(replica, err));
       return replica;
