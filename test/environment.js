@@ -1,37 +1,40 @@
-/* global WebAssembly, Blob */
 // Every project's test environment: jest-environment-node, plus a store kept for the jest worker's life.
 // This module loads once per worker, outside the test files' sandboxes, so what it holds outlives a file
 // and belongs to no file's realm (a file's own objects kept here would keep its whole sandbox alive).
-// The test harness uses it to start each file's in-memory PGlite from work done once per worker
-// (@ams/testing's pglite-start.ts): compiled WebAssembly, the file-system bundle, a migrated data directory;
-// for the test apps' OpenAPI response check, compiled once per worker (test/openapi-response-check.js);
-// and compromise, whose load builds its lexicon (test/shared/compromise.js).
+// The test harness uses it for the worker's one in-memory PGlite, which the pglite projects' files use
+// in turn (@ams/testing's test-pglite.ts); for the test apps' OpenAPI response check, compiled once per
+// worker (test/openapi-response-check.js); and compromise, whose load builds its lexicon
+// (test/shared/compromise.js).
 const asyncHooks = require('node:async_hooks');
-const fs = require('node:fs');
 const { TestEnvironment } = require('jest-environment-node');
 const { openApiResponseCheck, VIOLATIONS } = require('./openapi-response-check');
 
-const compiled = new Map();
-const blobs = new Map();
+/** The worker's PGlite, started on first use, and the number of the lease its current file holds. */
+let pglite;
+let pgliteLease = 0;
+
+async function startPglite() {
+  const { PGlite } = require('@electric-sql/pglite');
+  const { vector } = require('@electric-sql/pglite-pgvector');
+  return PGlite.create('memory://', { extensions: { vector } });
+}
 
 const workerStore = Object.freeze({
-  /** `file` (a .wasm) compiled once per worker: V8 keeps the code it compiles while running on the module. */
-  wasmModule(file) {
-    if (!compiled.has(file)) compiled.set(file, WebAssembly.compile(fs.readFileSync(file)));
-    return compiled.get(file);
+  /**
+   * The worker's in-memory PGlite (with pgvector) for the file that asks, and a lease that ends when
+   * the next file asks. Started once per worker: a start is seconds of WebAssembly set-up and initdb.
+   */
+  async leasePglite() {
+    pglite ??= startPglite().catch((err) => {
+      pglite = undefined;
+      throw err;
+    });
+    const session = await pglite;
+    return { session, lease: ++pgliteLease };
   },
-  /** `file`'s bytes as a Blob, read once per worker. */
-  fileBlob(file) {
-    if (!blobs.has(file)) blobs.set(file, new Blob([fs.readFileSync(file)]));
-    return blobs.get(file);
-  },
-  /** What `keep` kept under `key`, if anything. */
-  blob(key) {
-    return blobs.get(key);
-  },
-  /** A copy of `bytes` (an ArrayBuffer or typed array) kept under `key` for the worker's later files; the first kept stays. */
-  keep(key, bytes) {
-    if (!blobs.has(key)) blobs.set(key, new Blob([bytes]));
+  /** Whether `lease` is still the current file's. */
+  holdsPglite(lease) {
+    return lease === pgliteLease;
   },
   /** The test apps' OpenAPI response check for a document (its JSON text): see test/openapi-response-check.js. */
   openApiResponseCheck,
@@ -65,13 +68,18 @@ class WorkerStoreEnvironment extends TestEnvironment {
   constructor(config, context) {
     super(config, context);
     this.global.__AMS_WORKER_STORE__ = workerStore;
-    // A module compiled here must pass the `instanceof WebAssembly.Module` of code in the file (PGlite's
-    // loader checks it), which the file's realm's own class would fail.
-    const FileModule = this.global.WebAssembly.Module;
-    Object.defineProperty(FileModule, Symbol.hasInstance, {
-      value: (value) => value instanceof WebAssembly.Module || Function.prototype[Symbol.hasInstance].call(FileModule, value),
-    });
   }
 }
+
+/**
+ * Closes the worker's PGlite, if this process started one. An idle PGlite backend keeps PostgreSQL's
+ * 10 s stats timer armed, which holds the process open: the global teardown calls this, for runs on
+ * one jest process (one file, --runInBand), where the files' PGlite lives in jest's own process.
+ */
+WorkerStoreEnvironment.closeWorkerPglite = async () => {
+  const started = pglite;
+  pglite = undefined;
+  await (await started?.catch(() => undefined))?.close();
+};
 
 module.exports = WorkerStoreEnvironment;

@@ -8,6 +8,9 @@ import { ADMIN_DATABASE_URL, TEST_REDIS_URL } from './test-env';
  * prefix starts with it).
  */
 export default async function globalTeardown(): Promise<void> {
+  // The files' PGlite, when they ran in this process (one file, --runInBand): see test/environment.js.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  await (require('./environment') as { closeWorkerPglite(): Promise<void> }).closeWorkerPglite();
   const runName = process.env.TEST_DATABASE_NAME;
   if (!runName) return;
   const admin = await createDatabase({ databaseUrl: ADMIN_DATABASE_URL, dataDir: '', dbPoolMax: 1 });

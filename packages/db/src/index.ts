@@ -5,7 +5,6 @@ export * from './common-words';
 export * from './admin';
 export * from './citus';
 export * from './knex';
-export * from './pglite-start-files';
 export * from './migrate';
 export * from './pagination';
 export type { BoundVector } from './vector-column';

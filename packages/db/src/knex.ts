@@ -1,6 +1,6 @@
 import path from 'node:path';
 import knexFactory, { Knex } from 'knex';
-import type { PGliteOptions } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import type { Config, Logger } from '@ams/core';
 import { installDriverFeatures, type DriverFeatures } from './driver-features';
 import { HNSW_SESSION_SETTINGS } from './nearest';
@@ -14,17 +14,14 @@ export interface Database {
   driver: DbDriver;
   /** PGlite under a directory: what opening it did to make its files owner-only (the caller logs it). */
   dataDirPrivacy?: DataDirPrivacy;
-  /** PGlite only: a tarball of its data directory (the test harness starts later PGlites from it). */
-  dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
 /**
- * What a PGlite can start from instead of its own files: compiled WebAssembly, the file-system
- * bundle, a data directory to load in place of initdb (in-memory only). The service passes none;
- * the test harness shares them across the many PGlites of one jest worker (see pglite-start-files).
+ * A PGlite session as knex-pglite uses it: a PGlite, or (the test harness) a stand-in for the jest
+ * worker's one PGlite that every test file of the worker uses in turn.
  */
-export type PgliteStart = Pick<PGliteOptions, 'pgliteWasmModule' | 'initdbWasmModule' | 'fsBundle' | 'loadDataDir'>;
+export type PgliteSession = Pick<PGlite, 'query' | 'exec' | 'close' | 'waitReady'>;
 
 // pg returns bigint counts as strings; ours fit in a JS number.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -83,30 +80,34 @@ function driverLog(logger: Logger) {
 }
 
 /** `dataDir` of `memory://` keeps everything in memory (used by the embedded-mode smoke test). */
-export async function createPgliteDatabase(dataDir: string, cancelAbandonedReads = true, start: PgliteStart = {}): Promise<Database> {
+export async function createPgliteDatabase(dataDir: string, cancelAbandonedReads = true): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { vector } = await import('@electric-sql/pglite-pgvector');
   const location = dataDir.startsWith('memory://') ? dataDir : path.resolve(dataDir);
   const onDisk = !location.startsWith('memory://');
   // Owner-only before PGlite writes a byte, and again once it has unpacked a new cluster.
   const before = onDisk ? makeDataDirPrivate(location) : undefined;
-  const pglite = await PGlite.create(location, { ...start, extensions: { vector } });
+  const pglite = await PGlite.create(location, { extensions: { vector } });
   const after = onDisk ? makeDataDirPrivate(location) : undefined;
+  const db = await pgliteDatabase(pglite, cancelAbandonedReads);
+  if (!onDisk) return db;
+  return {
+    ...db,
+    dataDirPrivacy: before && after && { exposed: before.exposed, unfixable: [...before.unfixable, ...after.unfixable] },
+    // Files made while running are owner-only (umask) but 0700: a clean stop leaves them 0600.
+    close: async () => {
+      await db.close();
+      makeDataDirPrivate(location);
+    },
+  };
+}
+
+/** knex on a PGlite session, with the search path's session settings and the driver features. */
+export async function pgliteDatabase(pglite: PgliteSession, cancelAbandonedReads: boolean): Promise<Database> {
   await pglite.exec(HNSW_SESSION_SETTINGS);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const ClientPgLite = require('knex-pglite');
   const knex = knexFactory({ client: ClientPgLite, connection: { pglite } as never });
   installDriverFeatures(knex, 'pglite', { preparedStatements: false, cancelAbandonedReads });
-  const dataDirPrivacy = before && after && { exposed: before.exposed, unfixable: [...before.unfixable, ...after.unfixable] };
-  return {
-    knex,
-    driver: 'pglite',
-    dataDirPrivacy,
-    dumpDataDir: () => pglite.dumpDataDir('none'),
-    // Files made while running are owner-only (umask) but 0700: a clean stop leaves them 0600.
-    close: async () => {
-      await knex.destroy();
-      if (onDisk) makeDataDirPrivate(location);
-    },
-  };
+  return { knex, driver: 'pglite', close: () => knex.destroy() };
 }

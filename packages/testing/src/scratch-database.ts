@@ -1,4 +1,5 @@
-import { createDatabase, createPostgresDatabase, dropPostgresDatabase, migrateLatest, type Database } from '@ams/db';
+import { createDatabase, createPgliteDatabase, createPostgresDatabase, dropPostgresDatabase, migrateLatest, type Database } from '@ams/db';
+import { testBackend } from './test-app';
 
 /**
  * A PostgreSQL database of a test's own, beside its jest worker's (DATABASE_URL), for tests that
@@ -33,4 +34,16 @@ export async function createMigratedScratchDatabase(label: string, poolMax: numb
     throw err;
   }
   return { url: scratch.url, db, drop };
+}
+
+/**
+ * A migrated database of a test file's own on the run's backend: createMigratedScratchDatabase on
+ * PostgreSQL; on PGlite, an in-memory PGlite of its own instead of the one the worker's files share.
+ * For a file that changes what is service-wide (the active embedding model, a re-embed).
+ */
+export async function createPrivateTestDatabase(label: string, poolMax: number): Promise<{ db: Database; drop(): Promise<void> }> {
+  if (testBackend() === 'postgres') return createMigratedScratchDatabase(label, poolMax);
+  const db = await createPgliteDatabase('memory://');
+  await migrateLatest(db.knex);
+  return { db, drop: () => db.close() };
 }

@@ -25,7 +25,7 @@ export type TestBackend = 'postgres' | 'pglite';
 
 /**
  * Which database the API tests run on: the run's PostgreSQL (default), or with TEST_BACKEND=pglite
- * the embedded mode's PGlite, a fresh in-memory one per app, migrated (see jest.config.ts).
+ * the embedded mode's PGlite, in memory and migrated (see createTestPglite and jest.config.ts).
  */
 export const testBackend = (): TestBackend => (process.env.TEST_BACKEND === 'pglite' ? 'pglite' : 'postgres');
 
@@ -38,8 +38,8 @@ let sharedPglite: Promise<Database> | undefined;
 
 /**
  * The app's database when the test did not pass one: a PostgreSQL pool of its own, or the test
- * file's one in-memory PGlite, migrated on first use (starting PGlite costs WASM set-up, so the
- * apps of a file share it; closeSharedTestDatabase ends it after the file).
+ * file's in-memory PGlite (createTestPglite), opened on first use and shared by the file's apps;
+ * closeSharedTestDatabase ends the file's use of it.
  */
 async function openDatabase(config: Config, logger: Logger): Promise<{ db: Database; owned: boolean }> {
   if (config.databaseUrl) return { db: await createDatabase(config, logger), owned: true };

@@ -1,25 +1,21 @@
 import type { Config } from '@ams/core';
-import { createPgliteDatabase, migrateLatest, pgliteStartFiles, type Database, type PgliteStart } from '@ams/db';
+import { createPgliteDatabase, migrateLatest, pgliteDatabase, type Database, type PgliteSession } from '@ams/db';
+import { leasedSession } from './pglite-lease';
 
-/** The jest worker's store (test/environment.js): what one file keeps there, the worker's later files find. */
+/** The jest worker's store (test/environment.js). */
 interface WorkerStore {
-  wasmModule(file: string): Promise<NonNullable<PgliteStart['pgliteWasmModule']>>;
-  fileBlob(file: string): Blob;
-  blob(key: string): Blob | undefined;
-  keep(key: string, bytes: ArrayBuffer): void;
+  leasePglite(): Promise<{ session: PgliteSession; lease: number }>;
+  holdsPglite(lease: number): boolean;
 }
 
 const workerStore = (): WorkerStore | undefined => (globalThis as { __AMS_WORKER_STORE__?: WorkerStore }).__AMS_WORKER_STORE__;
 
-/** The migrated data directory's key in the worker store: the same migrations for every file of a run. */
-const MIGRATED = 'pglite-migrated-data-dir';
-
 /**
- * A fresh in-memory PGlite, migrated: the pglite backend's database for one test file. A PGlite's
- * start is seconds of WebAssembly compilation, initdb and migrations, so under jest the worker's
- * first file does it and keeps the compiled modules and the migrated data directory (a tarball
- * taken before any test touches it) in the worker store; every later file compiles nothing and
- * loads that tarball instead of running initdb. Each file still gets a database of its own.
+ * An in-memory PGlite, migrated: the pglite backend's database for one test file. Under jest it is
+ * the worker's one PGlite, which its files use in turn, as the PostgreSQL projects' files share their
+ * worker's database: a start costs seconds of WebAssembly set-up and initdb, once per worker instead
+ * of once per file. The file gets the session as a fresh connection would find it (no transaction,
+ * no session state) and loses it when the worker's next file takes it. Elsewhere, a PGlite of its own.
  */
 export async function createTestPglite(config: Pick<Config, 'dataDir' | 'dbCancelAbandonedReads'>): Promise<Database> {
   const store = workerStore();
@@ -28,21 +24,13 @@ export async function createTestPglite(config: Pick<Config, 'dataDir' | 'dbCance
     await migrateLatest(db.knex);
     return db;
   }
-  const files = pgliteStartFiles();
-  const migrated = store.blob(MIGRATED);
-  const start: PgliteStart = {
-    pgliteWasmModule: await store.wasmModule(files.pgliteWasm),
-    initdbWasmModule: await store.wasmModule(files.initdbWasm),
-    fsBundle: store.fileBlob(files.fsBundle),
-    loadDataDir: migrated,
-  };
-  const db = await createPgliteDatabase(config.dataDir, config.dbCancelAbandonedReads ?? true, start);
-  // On the tarball this only confirms it is at the latest migration.
+  const { session, lease } = await store.leasePglite();
+  const leased = leasedSession(session, () => store.holdsPglite(lease));
+  // What the worker's previous file may have left: a transaction it never ended, session settings, locks.
+  await leased.exec('ROLLBACK');
+  await leased.exec('DISCARD ALL');
+  const db = await pgliteDatabase(leased, config.dbCancelAbandonedReads ?? true);
+  // After the worker's first file, this only confirms the schema is at the latest migration.
   await migrateLatest(db.knex);
-  if (!migrated) {
-    // Written out, so a later file's WAL replay has nothing to do.
-    await db.knex.raw('checkpoint');
-    store.keep(MIGRATED, await (await db.dumpDataDir!()).arrayBuffer());
-  }
   return db;
 }

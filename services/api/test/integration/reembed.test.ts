@@ -6,12 +6,11 @@ import { LexicalEmbedder, SwitchableEmbedder, toPgVector } from '@ams/embeddings
 import {
   bearer,
   createAccount,
-  createMigratedScratchDatabase,
+  createPrivateTestDatabase,
   createTestApp,
   ensureGeneratedModel,
   expectError,
   insertMemories,
-  testBackend,
   waitFor,
   type TestAccount,
   type TestApp,
@@ -27,15 +26,15 @@ const content = (i: number) => `note ${i}: ${TOPICS[i % TOPICS.length]} observed
 describe('re-embedding the store with another model, online', () => {
   let t: TestApp;
   let acct: TestAccount;
-  let scratch: Awaited<ReturnType<typeof createMigratedScratchDatabase>> | undefined;
+  let scratch: Awaited<ReturnType<typeof createPrivateTestDatabase>> | undefined;
 
   beforeAll(async () => {
-    // What a re-embed changes is service-wide: on PostgreSQL a database of this file's own.
-    if (testBackend() === 'postgres') scratch = await createMigratedScratchDatabase('reembed', 6);
+    // What a re-embed changes is service-wide: a database of this file's own.
+    scratch = await createPrivateTestDatabase('reembed', 6);
     t = await createTestApp(
       // In-process worker (no queues), polling fast; models only from the generated model's directory.
       { REDIS_URL: undefined, MODEL_DIR: target.modelDir, EMBEDDING_ALLOW_REMOTE_MODELS: 'false', EMBEDDING_MODEL_POLL_MS: '100', EMBEDDING_BATCH_SIZE: '16' },
-      { embedder: new SwitchableEmbedder(new LexicalEmbedder()), ingestion: true, db: scratch?.db },
+      { embedder: new SwitchableEmbedder(new LexicalEmbedder()), ingestion: true, db: scratch.db },
     );
     acct = await createAccount(t.ctx);
     await insertMemories(t.ctx, acct.accountId, 'bulk', Array.from({ length: STORE_SIZE }, (_, i) => content(i)));
