@@ -35,9 +35,13 @@ export interface RetierOutcome {
 export async function retierAccount(db: Db, settings: RetieringSettingsRow, options: RetierOptions): Promise<RetierOutcome> {
   await options.searches?.written();
   const now = options.now ?? new Date();
-  const foldUntil = new Date(now.getTime() - (options.foldLagMs ?? 60_000));
+  const lagMs = options.foldLagMs ?? 60_000;
+  // No lag and no clock given (a run on request): up to the database's own clock. A Date holds
+  // milliseconds and a record's time microseconds, so a record written in the run's millisecond
+  // would fall past a Date's end and be folded a run late.
+  const foldUntil = lagMs === 0 && !options.now ? null : new Date(now.getTime() - lagMs);
   const folded =
-    !settings.recalls_folded_until || settings.recalls_folded_until < foldUntil
+    !foldUntil || !settings.recalls_folded_until || settings.recalls_folded_until < foldUntil
       ? await retieringRepository.foldRecalls(db, settings.account_id, settings.recalls_folded_until, foldUntil, settings.promote_window_days / 2)
       : 0;
   const outcome: RetierOutcome = { scanned_batches: 0, recalls_folded: folded, promoted: 0, demoted: 0 };

@@ -99,9 +99,9 @@ export const retieringRepository = {
 
   /**
    * Folds the recalls recorded in search_events after the account's watermark and up to `until`
-   * into memory_recalls (last recall, count, and the decayed recent count), then moves the watermark.
+   * (null: the database's clock, the fold's own transaction time) into memory_recalls (last recall, count, and the decayed recent count), then moves the watermark.
    */
-  async foldRecalls(db: Knex, accountId: string, from: Date | null, until: Date, halfLifeDays: number): Promise<number> {
+  async foldRecalls(db: Knex, accountId: string, from: Date | null, until: Date | null, halfLifeDays: number): Promise<number> {
     return db.transaction(async (trx) => {
       const { rowCount } = await trx.raw(
         `INSERT INTO memory_recalls AS r (account_id, memory_id, last_recalled_at, recall_count, recent_recalls)
@@ -109,7 +109,7 @@ export const retieringRepository = {
            FROM search_events e CROSS JOIN LATERAL unnest(e.memory_ids) AS hit(id)
            JOIN memories m ON m.account_id = e.account_id AND m.id = hit.id
           WHERE e.account_id = ?::uuid AND e.memory_ids IS NOT NULL
-            AND e.created_at > coalesce(?::timestamptz, '-infinity') AND e.created_at <= ?::timestamptz
+            AND e.created_at > coalesce(?::timestamptz, '-infinity') AND e.created_at <= coalesce(?::timestamptz, now())
           GROUP BY e.account_id, hit.id
          ON CONFLICT (account_id, memory_id) DO UPDATE SET
            last_recalled_at = greatest(r.last_recalled_at, excluded.last_recalled_at),
@@ -118,7 +118,7 @@ export const retieringRepository = {
                             + excluded.recent_recalls`,
         [accountId, from, until, halfLifeDays],
       );
-      await trx('account_retiering').where({ account_id: accountId }).update({ recalls_folded_until: until });
+      await trx('account_retiering').where({ account_id: accountId }).update({ recalls_folded_until: until ?? trx.raw('now()') });
       return rowCount ?? 0;
     });
   },
