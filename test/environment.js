@@ -1,3 +1,4 @@
+/* global process */
 // Every project's test environment: jest-environment-node, plus a store kept for the jest worker's life.
 // This module loads once per worker, outside the test files' sandboxes, so what it holds outlives a file
 // and belongs to no file's realm (a file's own objects kept here would keep its whole sandbox alive).
@@ -72,14 +73,26 @@ class WorkerStoreEnvironment extends TestEnvironment {
 }
 
 /**
- * Closes the worker's PGlite, if this process started one. An idle PGlite backend keeps PostgreSQL's
- * 10 s stats timer armed, which holds the process open: the global teardown calls this, for runs on
- * one jest process (one file, --runInBand), where the files' PGlite lives in jest's own process.
+ * Closes the worker's PGlite, if this process started one. A PGlite that has touched tables keeps a
+ * 10 s statistics timer of PostgreSQL's armed while idle, which holds its process open: a worker
+ * process past its last file (jest kills it, and says it failed to exit), or jest's own in a run on
+ * one process (one file, --runInBand), where the global teardown calls this.
  */
-WorkerStoreEnvironment.closeWorkerPglite = async () => {
+async function closeWorkerPglite() {
   const started = pglite;
   pglite = undefined;
   await (await started?.catch(() => undefined))?.close();
-};
+}
+WorkerStoreEnvironment.closeWorkerPglite = closeWorkerPglite;
+
+// A worker process is told to end by jest-worker's message [2] (CHILD_MESSAGE_END).
+if (process.send) {
+  const onMessage = (message) => {
+    if (!Array.isArray(message) || message[0] !== 2) return;
+    process.off('message', onMessage);
+    void closeWorkerPglite();
+  };
+  process.on('message', onMessage);
+}
 
 module.exports = WorkerStoreEnvironment;
