@@ -4,7 +4,7 @@
  * the bare model or statement in the same run; then where a create's time goes, statement by statement.
  */
 import type { ChildProcess } from 'node:child_process';
-import { performance } from 'node:perf_hooks';
+import { performance, PerformanceObserver } from 'node:perf_hooks';
 import { agentsRepository, type BoundVector } from '@ams/db';
 import { VectorParam } from '@ams/embeddings';
 import { startService, stopProcess, waitFor } from '@ams/testing';
@@ -29,6 +29,13 @@ function classify(sql: string): string {
 }
 
 type Span = [from: number, to: number];
+/** One timed request: its span, and its statements' and the collector's pauses inside it. */
+interface Timed {
+  span: Span;
+  sql: Array<{ kind: string; ms: number }>;
+  gc: number;
+}
+
 const overlap = (a: Span, spans: Span[]) => spans.reduce((sum, b) => sum + Math.max(0, Math.min(a[1], b[1]) - Math.max(a[0], b[0])), 0);
 
 /**
@@ -42,9 +49,14 @@ class CreateProfiler {
   private statements: Array<{ kind: string; span: Span }> = [];
   private model: Span[] = [];
   private on = false;
-  private readonly runs = new Map<string, { requests: number; elapsed: number; model: number; sql: Map<string, number> }>();
+  private readonly runs = new Map<string, { requests: number; elapsed: number; model: number; sql: Map<string, number>; each: Timed[] }>();
+  /** The garbage collector's pauses (this process runs the API and the bench's client). */
+  private readonly gcs: Span[] = [];
 
   constructor(server: BenchServer) {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) this.gcs.push([e.startTime, e.startTime + e.duration]);
+    }).observe({ entryTypes: ['gc'] });
     const knex = server.ctx.db.knex;
     knex.on('query', (q: { __knexQueryUid: string }) => this.on && this.started.set(q.__knexQueryUid, performance.now()));
     knex.on('query-response', (_r: unknown, q: { __knexQueryUid: string; sql: string }) => {
@@ -74,9 +86,11 @@ class CreateProfiler {
       return await fn();
     } finally {
       this.on = false;
-      const run = this.runs.get(label) ?? { requests: 0, elapsed: 0, model: 0, sql: new Map<string, number>() };
+      const span: Span = [t0, performance.now()];
+      const run = this.runs.get(label) ?? { requests: 0, elapsed: 0, model: 0, sql: new Map<string, number>(), each: [] };
       run.requests++;
-      run.elapsed += performance.now() - t0;
+      run.elapsed += span[1] - span[0];
+      run.each.push({ span, sql: this.statements.map(({ kind, span: s }) => ({ kind, ms: s[1] - s[0] })), gc: overlap(span, this.gcs) });
       run.model += this.model.reduce((sum, [a, b]) => sum + b - a, 0);
       for (const { kind, span } of this.statements) run.sql.set(kind, (run.sql.get(kind) ?? 0) + span[1] - span[0] - overlap(span, this.model));
       this.runs.set(label, run);
@@ -93,6 +107,18 @@ class CreateProfiler {
     for (const [k, v] of [...run.sql].sort((a, b) => b[1] - a[1])) lines.push(`  ${per(v)}  SQL: ${k}`);
     lines.push(`  ${per(run.elapsed - run.model - sql)}  the rest: BEGIN/COMMIT, HTTP, joi, JSON, JavaScript`);
     return lines.join('\n');
+  }
+
+  /** The `n` slowest requests under `label`: each one's statements and garbage-collection pauses, and what is left. */
+  slowest(label: string, n: number): string {
+    const each = [...(this.runs.get(label)?.each ?? [])].sort((a, b) => b.span[1] - b.span[0] - (a.span[1] - a.span[0])).slice(0, n);
+    const lines = each.map(({ span, sql, gc }) => {
+      const elapsed = span[1] - span[0];
+      const statements = sql.map((q) => `${q.kind} ${q.ms.toFixed(1)}`).join(', ');
+      const inSql = sql.reduce((sum, q) => sum + q.ms, 0);
+      return `  ${elapsed.toFixed(1).padStart(6)} ms: SQL ${inSql.toFixed(1)} (${statements}); GC pauses ${gc.toFixed(1)}; the rest ${(elapsed - inSql - gc).toFixed(1)}`;
+    });
+    return [`The ${n} slowest of them:`, ...lines].join('\n');
   }
 }
 
@@ -200,7 +226,7 @@ export async function ingestFigures(server: BenchServer, model: BenchModel, corp
   }
   const profiles = [`${profiler.report('v1', "Where a v1 create's time goes")}\n  (bare model, one document, same texts: mean ${ms(bareSingle.stats.mean)})`];
   // Embedded mode's in-process worker runs statements of its own during the acks.
-  if (!embedded) profiles.push(profiler.report('v2', "Where a v2 ack's time goes (no worker running)"));
+  if (!embedded) profiles.push(`${profiler.report('v2', "Where a v2 ack's time goes (no worker running)")}\n${profiler.slowest('v2', 5)}`);
   return profiles.join('\n');
 }
 
