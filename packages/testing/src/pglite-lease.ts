@@ -6,7 +6,7 @@ import type { PgliteSession } from '@ams/db';
  * it returns fails the file's `instanceof Date`, and a Date the file binds fails PGlite's. So values
  * cross here: bound parameters as PGlite's realm reads them, results and errors as the file's own.
  * Once `holds()` turns false (the worker's next file took the session), every call is refused: a
- * statement the file left running must not land in the next file's session.
+ * statement a finished file sends late must not land in the next file's session.
  */
 export function leasedSession(session: PgliteSession, holds: () => boolean): PgliteSession {
   const guarded = async <T>(run: () => Promise<T>): Promise<T> => {

@@ -99,7 +99,8 @@ export const retieringRepository = {
 
   /**
    * Folds the recalls recorded in search_events after the account's watermark and up to `until`
-   * (null: the database's clock, the fold's own transaction time) into memory_recalls (last recall, count, and the decayed recent count), then moves the watermark.
+   * (null: the fold's own transaction time, on the database's clock) into memory_recalls (last
+   * recall, count, and the decayed recent count), then moves the watermark.
    */
   async foldRecalls(db: Knex, accountId: string, from: Date | null, until: Date | null, halfLifeDays: number): Promise<number> {
     return db.transaction(async (trx) => {
