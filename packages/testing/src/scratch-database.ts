@@ -1,5 +1,6 @@
-import { createDatabase, createPgliteDatabase, createPostgresDatabase, dropPostgresDatabase, migrateLatest, type Database } from '@ams/db';
+import { createDatabase, createPostgresDatabase, dropPostgresDatabase, migrateLatest, type Database } from '@ams/db';
 import { testBackend } from './test-app';
+import { createOwnPglite } from './test-pglite';
 
 /**
  * A PostgreSQL database of a test's own, beside its jest worker's (DATABASE_URL), for tests that
@@ -43,7 +44,6 @@ export async function createMigratedScratchDatabase(label: string, poolMax: numb
  */
 export async function createPrivateTestDatabase(label: string, poolMax: number): Promise<{ db: Database; drop(): Promise<void> }> {
   if (testBackend() === 'postgres') return createMigratedScratchDatabase(label, poolMax);
-  const db = await createPgliteDatabase('memory://');
-  await migrateLatest(db.knex);
+  const db = await createOwnPglite();
   return { db, drop: () => db.close() };
 }

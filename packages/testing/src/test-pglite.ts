@@ -10,6 +10,13 @@ interface WorkerStore {
 
 const workerStore = (): WorkerStore | undefined => (globalThis as { __AMS_WORKER_STORE__?: WorkerStore }).__AMS_WORKER_STORE__;
 
+/** A migrated PGlite of the caller's own (in memory unless `dataDir` names a directory). */
+export async function createOwnPglite(dataDir = 'memory://', cancelAbandonedReads = true): Promise<Database> {
+  const db = await createPgliteDatabase(dataDir, cancelAbandonedReads);
+  await migrateLatest(db.knex);
+  return db;
+}
+
 /**
  * An in-memory PGlite, migrated: the pglite backend's database for one test file. Under jest it is
  * the worker's one PGlite, which its files use in turn, as the PostgreSQL projects' files share their
@@ -19,11 +26,7 @@ const workerStore = (): WorkerStore | undefined => (globalThis as { __AMS_WORKER
  */
 export async function createTestPglite(config: Pick<Config, 'dataDir' | 'dbCancelAbandonedReads'>): Promise<Database> {
   const store = workerStore();
-  if (!store || !config.dataDir.startsWith('memory://')) {
-    const db = await createPgliteDatabase(config.dataDir, config.dbCancelAbandonedReads ?? true);
-    await migrateLatest(db.knex);
-    return db;
-  }
+  if (!store || !config.dataDir.startsWith('memory://')) return createOwnPglite(config.dataDir, config.dbCancelAbandonedReads ?? true);
   const { session, lease } = await store.leasePglite();
   const leased = leasedSession(session, () => store.holdsPglite(lease));
   // What the worker's previous file may have left: a transaction it never ended, session settings, locks.
