@@ -10,25 +10,27 @@
  *   accepted searches/s, 503s/s, p50/p99 of the accepted, the API main thread's CPU per request,
  *   beside the bare pipeline at the same
  *   concurrency in this process (split mode): the same model, concurrent queries' embeddings batched
- *   together, then pgvector's top-10 on 16 connections — no HTTP, no service;
+ *   together, then pgvector's top-10 on 16 connections — no HTTP, no service; and the same pipeline
+ *   behind the barest node:http server in a process of its own (what HTTP alone costs here);
+ * - the CPU each request cost in each step, by who spent it (/proc: server, bench, PostgreSQL, Redis);
  * - open loop at 1× and 2× the rate the two most crowded levels reached (requests evenly spaced
  *   whatever the answers do; latency counted from when a request was due): the 2× accepted p99 as a
  *   multiple of the 1-client p99 (goal ≤ 3×) and the 503s' p99 (goal < 50 ms).
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import readline from 'node:readline';
 import { loadConfig } from '@ams/core';
-import { createDatabase, type BoundVector } from '@ams/db';
+import { createDatabase, type BoundVector, type Database } from '@ams/db';
 import { VectorParam } from '@ams/embeddings';
 import { CORPUS_MISSING, loadCorpus } from './corpus';
-import { loadBenchModel, VectorBank } from './model';
+import { BenchModel, loadBenchModel, VectorBank } from './model';
 import { seedStore } from './seed';
+import { CPU_GROUPS, cpuByGroup, cpuPerRequest } from './proc-cpu';
 import { arg, bareTopK, percentiles, startBenchServer } from './support';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -63,15 +65,52 @@ async function serve(): Promise<void> {
   process.on('SIGINT', stop);
 }
 
-async function startChild(): Promise<{ child: ChildProcess; target: Target }> {
-  const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), '--import', 'tsx', path.join(__dirname, 'load.ts'), '--serve', ...process.argv.slice(2)], {
+/**
+ * The other child: the bare pipeline behind the barest HTTP server (node:http, the body parsed, the
+ * same batched model and top-10 as the bare step, the ids sent back as JSON). What HTTP alone costs
+ * on this box: the ceiling of any service here that answers over HTTP, whatever it does.
+ */
+async function serveBare(): Promise<void> {
+  const target = JSON.parse(option('target', '{}')) as Target;
+  const model = await loadBenchModel();
+  const pipeline = barePipeline(model, await createDatabase({ databaseUrl: target.databaseUrl, dataDir: '', dbPoolMax: 16 }), target.accountId);
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const { query } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { query: string };
+      void pipeline(query).then((rows) => {
+        const body = JSON.stringify({ data: rows });
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  process.stdout.write(JSON.stringify({ ...target, baseUrl: `http://127.0.0.1:${port}` }) + '\n');
+  process.on('SIGTERM', () => process.exit(0));
+}
+
+/** The bare pipeline: concurrent queries' embeddings batched into one model call, then pgvector's top-10. */
+function barePipeline(model: BenchModel, db: Database, accountId: string): (query: string) => Promise<unknown[]> {
+  const embed = batchedModel((texts) => model.embedder.embedPadded(texts));
+  return async (query) => {
+    const v: BoundVector = new VectorParam(await embed(query));
+    const { rows } = (await db.knex.raw(bareTopK(model.embedder.dimensions), [accountId, v])) as { rows: unknown[] };
+    return rows;
+  };
+}
+
+async function startChild(mode: '--serve' | '--serve-bare', extra: string[] = []): Promise<{ child: ChildProcess; target: Target }> {
+  const profile = process.env.BENCH_CPU_PROF && mode === '--serve' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(__dirname, 'load.ts'), mode, ...extra, ...process.argv.slice(2)], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, LOG_LEVEL: 'error' },
   });
   const lines = readline.createInterface({ input: child.stdout! });
   const first = await new Promise<string>((resolve, reject) => {
     lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`API process exited (${code})`)));
+    child.once('exit', (code) => reject(new Error(`${mode} process exited (${code})`)));
   });
   return { child, target: JSON.parse(first) as Target };
 }
@@ -193,23 +232,6 @@ function batchedModel(embed: (texts: string[]) => Promise<Float32Array[]>) {
     });
 }
 
-/**
- * CPU seconds the API's main thread (its event loop: HTTP, auth, validation, the driver, JSON) has
- * used, from /proc: the model's thread is not in it. Beside throughput it shows what a change saves
- * whatever else the machine is doing. NaN where /proc is missing.
- */
-function mainThreadCpuSeconds(pid: number): number {
-  try {
-    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-    const stat = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return NaN;
-  }
-}
-const CLOCK_TICKS = 100;
-
 const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
 const rateOf = (r: Run) => r.accepted / r.seconds;
 
@@ -221,6 +243,7 @@ const BOUNDS = ['MAX_IN_FLIGHT_REQUESTS', 'MAX_QUEUED_REQUESTS', 'MAX_QUEUE_DELA
 
 async function main(): Promise<void> {
   if (process.argv.includes('--serve')) return serve();
+  if (process.argv.includes('--serve-bare')) return serveBare();
   const seconds = arg('seconds', 6);
   const memories = arg('memories', 10_000);
   const mode = option('mode', 'split');
@@ -235,14 +258,14 @@ async function main(): Promise<void> {
   const bank = new VectorBank(model.embedder, corpusKey(corpus.docs));
   await bank.extend(corpus.docs, memories, arg('embed-seconds', 60), model.batchSize);
   const queries = new UnseenQueries(corpus.queries.map((q) => q.text));
-  const { child, target } = await startChild();
+  const { child, target } = await startChild('--serve');
   const bareDb = mode === 'split' ? await createDatabase({ databaseUrl: target.databaseUrl, dataDir: '', dbPoolMax: 16 }) : undefined;
-  const bareEmbed = batchedModel((texts) => model.embedder.embedPadded(texts));
+  const bare = bareDb ? barePipeline(model, bareDb, target.accountId) : undefined;
   const bareSearch = async (): Promise<number> => {
-    const v: BoundVector = new VectorParam(await bareEmbed(queries.next()));
-    await bareDb!.knex.raw(bareTopK(model.embedder.dimensions), [target.accountId, v]);
+    await bare!(queries.next());
     return 200;
   };
+  const bareHttp = bareDb ? await startChild('--serve-bare', ['--target', JSON.stringify(target)]) : undefined;
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   try {
     const config = loadConfig(process.env);
@@ -258,30 +281,49 @@ async function main(): Promise<void> {
     console.log(`${memories} memories (${target.seeded}), ${mode} mode; POST /v1/memories/search (semantic), every query unseen; ${seconds} s per step`);
     console.log(`API in its own process; ${bounds}`);
     console.log(`machine: ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at start\n`);
-    // Warm-up: both paths, unseen queries too.
+    // Warm-up: every path, unseen queries too.
     await closedLoop(2, 1, () => search(target, agent, queries.next()));
     if (bareDb) await closedLoop(2, 1, bareSearch);
+    if (bareHttp) await closedLoop(2, 1, () => search(bareHttp.target, agent, queries.next()));
 
-    const widths = [8, 10, 7, 7, 8, 9, 10, 8, 8, 9];
-    console.log(row(['clients', 'service/s', '503/s', 'p50 ms', 'p99 ms', 'cpu ms', 'bare/s', 'p50 ms', 'p99 ms', 'vs bare'], widths));
+    /** A closed loop at `clients`, and the CPU each request cost, by who spent it (the server being `serverPid`). */
+    const step = async (clients: number, serverPid: number, one: () => Promise<number>) => {
+      const before = cpuByGroup(serverPid);
+      const run = await closedLoop(clients, seconds, one);
+      return { run, cpu: cpuPerRequest(before, cpuByGroup(serverPid), run.accepted + run.shed) };
+    };
+    const widths = [8, 10, 7, 7, 8, 9, 10, 8, 8, 9, 10, 9];
+    console.log(row(['clients', 'service/s', '503/s', 'p50 ms', 'p99 ms', 'cpu ms', 'bare/s', 'p50 ms', 'p99 ms', 'vs bare', 'http bare/s', 'vs http'], widths));
     const byLevel = new Map<number, Run>();
+    const splits: Array<{ clients: number; steps: Array<[string, ReturnType<typeof cpuPerRequest> | undefined]> }> = [];
     const other = new Map<number, number>();
     for (const clients of levels) {
-      // Bare then service at each level, so the machine's load of the moment hits both alike.
-      const bare = bareDb ? await closedLoop(clients, seconds, bareSearch) : undefined;
-      const cpuBefore = mainThreadCpuSeconds(child.pid!);
-      const service = await closedLoop(clients, seconds, () => search(target, agent, queries.next()));
-      const cpuMs = ((mainThreadCpuSeconds(child.pid!) - cpuBefore) * 1000) / (service.accepted + service.shed);
-      byLevel.set(clients, service);
-      for (const [s, n] of service.other) other.set(s, (other.get(s) ?? 0) + n);
-      const sp = percentiles(service.latencies);
-      const bp = bare ? percentiles(bare.latencies) : undefined;
+      // Bare, bare over HTTP, then the service at each level, so the machine's load of the moment hits all alike.
+      const bare = bareDb ? await step(clients, child.pid!, bareSearch) : undefined;
+      const overHttp = bareHttp ? await step(clients, bareHttp.child.pid!, () => search(bareHttp.target, agent, queries.next())) : undefined;
+      const service = await step(clients, child.pid!, () => search(target, agent, queries.next()));
+      splits.push({ clients, steps: [['service', service.cpu], ['bare', bare?.cpu], ['http bare', overHttp?.cpu]] });
+      byLevel.set(clients, service.run);
+      for (const [s, n] of service.run.other) other.set(s, (other.get(s) ?? 0) + n);
+      const sp = percentiles(service.run.latencies);
+      const bp = bare ? percentiles(bare.run.latencies) : undefined;
+      const versus = (r?: { run: Run }) => (r ? `${(rateOf(service.run) / rateOf(r.run)).toFixed(2)}×` : '-');
       console.log(
         row(
-          [clients, rateOf(service), service.shed / service.seconds, sp.p50, sp.p99, cpuMs, bare ? rateOf(bare) : '-', bp?.p50 ?? '-', bp?.p99 ?? '-', bare ? `${(rateOf(service) / rateOf(bare)).toFixed(2)}×` : '-'],
+          [
+            ...[clients, rateOf(service.run), service.run.shed / service.run.seconds, sp.p50, sp.p99, service.cpu['api main']],
+            ...[bare ? rateOf(bare.run) : '-', bp?.p50 ?? '-', bp?.p99 ?? '-', versus(bare), overHttp ? rateOf(overHttp.run) : '-', versus(overHttp)],
+          ],
           widths,
         ),
       );
+    }
+
+    console.log('\nCPU ms per request, by who spent it (/proc): "api" is the server of the step (the bare pipeline runs in the bench process)');
+    const cw = [8, 10, ...CPU_GROUPS.map((g) => Math.max(8, g.length + 1)), 7];
+    console.log(row(['clients', 'step', ...CPU_GROUPS, 'total'], cw));
+    for (const { clients, steps } of splits) {
+      for (const [name, split] of steps) if (split) console.log(row([clients, name, ...CPU_GROUPS.map((g) => split[g]), split.total], cw));
     }
 
     // The rate the two most crowded levels reached, the steps nearest in time: on a shared machine
@@ -312,8 +354,11 @@ async function main(): Promise<void> {
   } finally {
     agent.destroy();
     await bareDb?.close();
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    for (const c of [bareHttp?.child, child]) {
+      if (!c) continue;
+      c.kill('SIGTERM');
+      await new Promise((r) => c.once('exit', r));
+    }
   }
   process.exit(0);
 }
