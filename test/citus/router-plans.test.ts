@@ -117,8 +117,13 @@ describe('Citus: every tenant statement is a single-shard router query', () => {
     expectRouter(await plansOf(() => memories().expect(200)));
   });
 
-  it.each(['semantic', 'keyword', 'hybrid'])('search, %s', async (mode) => {
-    expectRouter(await plansOf(() => t.request().post('/v1/memories/search').set(bearer(acct.key)).send({ query: 'kafka consumer lag', search_mode: mode }).expect(200)));
+  it.each(['semantic', 'keyword', 'hybrid'])('search, %s, and its record', async (mode) => {
+    const plans = await plansOf(async () => {
+      await t.request().post('/v1/memories/search').set(bearer(acct.key)).send({ query: 'kafka consumer lag', search_mode: mode }).expect(200);
+      await t.ctx.searches.written();
+    });
+    expect(plans.some((p) => /INSERT INTO search_events/.test(p.sql))).toBe(true);
+    expectRouter(plans);
   });
 
   it('keyword search: its words counted, then its ranking with its rows, two router hops', async () => {

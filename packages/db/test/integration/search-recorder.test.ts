@@ -1,7 +1,7 @@
 import { Database, SearchEvent, SearchRecorder } from '../../src';
 import { openRunDatabase, tenant } from './fixtures';
 
-/** Search records written after the answer, together: one INSERT for the records that arrive while one is written. */
+/** Search records written after the answer, together: one INSERT for the records that arrive within a window or while one is written. */
 describe('SearchRecorder', () => {
   let db: Database;
   let accountId: string;
@@ -75,6 +75,7 @@ describe('SearchRecorder', () => {
       const count = (q: { sql: string }) => (inserts += /INSERT INTO search_events/.test(q.sql) ? 1 : 0);
       db.knex.on('query', count);
       recorder.record(event('first, held'));
+      void recorder.written();
       await new Promise((r) => setImmediate(r));
       await new Promise((r) => setImmediate(r));
       const later = ['later 1', 'later 2', 'later 3'];
@@ -91,6 +92,32 @@ describe('SearchRecorder', () => {
     } finally {
       if (!hold.isCompleted()) await hold.rollback();
     }
+  });
+
+  it('gathers the records of the next gatherMs into the first one\'s INSERT, and writes them then unasked', async () => {
+    const gathering = new SearchRecorder(db.knex, (err, lost) => failures.push({ error: err.message, lost }), 300);
+    const queries = ['gathered 1', 'gathered 2', 'gathered 3'];
+    const inserts = await insertsDuring(async () => {
+      const started = Date.now();
+      for (const q of queries) {
+        gathering.record(event(q));
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      // Nobody asks: the window ends, and one INSERT writes all three.
+      while ((await recorded(queries)).length < queries.length) {
+        expect(Date.now() - started).toBeLessThan(5_000);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    });
+    expect(inserts).toBe(1);
+  });
+
+  it('writes what it gathers at once when written() is asked, without waiting out the window', async () => {
+    const gathering = new SearchRecorder(db.knex, (err, lost) => failures.push({ error: err.message, lost }), 60_000);
+    gathering.record(event('asked for'));
+    await gathering.written();
+    expect(await recorded(['asked for'])).toEqual(['asked for']);
   });
 
   it('loses only the record the database refuses, and reports it', async () => {
