@@ -152,8 +152,13 @@ describe('v2 memories', () => {
         ['poison pill memory', 'a healthy memory'].map(async (content) => (await t.request().post('/v2/memories').set(bearer(acct.key)).send({ content, agent_id: 'f' })).body),
       );
       await waitFor(async () => (await status(good.id)).status === 'ready');
-      // First attempt failed: pending again, with the error and a retry time.
-      await waitFor(async () => (await t.ctx.db.knex('memories').where({ id: bad.id }).first()).embedding_attempts === 1);
+      // First attempt failed: pending again, with the error and a retry time. (Its claim counts the
+      // attempt before the failure is written: wait for the attempt's end, not its start.)
+      const firstAttemptEnded = async () => {
+        const row = await t.ctx.db.knex('memories').where({ id: bad.id }).first();
+        return row.embedding_attempts === 1 && row.embedding_status !== 'processing';
+      };
+      await waitFor(firstAttemptEnded);
       const afterFirst = await t.ctx.db.knex('memories').where({ id: bad.id }).first();
       expect(afterFirst).toMatchObject({ embedding_status: 'pending', embedding_error: 'model crashed on this input' });
       expect(afterFirst.embedding_retry_at.getTime()).toBeGreaterThan(afterFirst.updated_at.getTime() + 100);

@@ -127,8 +127,12 @@ describe('embedding-worker process', () => {
   });
 
   it('two workers embed every memory exactly once', async () => {
-    startWorker();
-    startWorker();
+    // A claim lapses after EMBEDDING_STUCK_AFTER_MS without a heartbeat, and is then rightly taken
+    // again (a second attempt). The 1 s of the other cases, there for quick recovery, was exceeded by
+    // a heartbeat on a loaded Citus cluster; this case is about two live workers, not recovery.
+    const live = { EMBEDDING_STUCK_AFTER_MS: '15000' };
+    startWorker(live);
+    startWorker(live);
     const created = await Promise.all(
       Array.from({ length: 40 }, (_, i) => createV2(`parallel memory number ${i} about kelp forests`, { webhook_url: 'https://hooks.example.com/once' })),
     );
