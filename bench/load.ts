@@ -265,9 +265,12 @@ async function main(): Promise<void> {
     await bare!(queries.next());
     return 200;
   };
-  const bareHttp = bareDb ? await startChild('--serve-bare', ['--target', JSON.stringify(target)]) : undefined;
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  // Started inside the try: if it fails to start, the API's child is still stopped (and drops its database).
+  let bareHttp: Awaited<ReturnType<typeof startChild>> | undefined;
   try {
+    const httpBare = (bareHttp = bareDb ? await startChild('--serve-bare', ['--target', JSON.stringify(target)]) : undefined);
+    const httpBareSearch = () => search(httpBare!.target, agent, queries.next());
     const config = loadConfig(process.env);
     const defaults: Record<string, string | number> = {
       MAX_IN_FLIGHT_REQUESTS: config.backpressure.maxInFlight,
@@ -284,7 +287,7 @@ async function main(): Promise<void> {
     // Warm-up: every path, unseen queries too.
     await closedLoop(2, 1, () => search(target, agent, queries.next()));
     if (bareDb) await closedLoop(2, 1, bareSearch);
-    if (bareHttp) await closedLoop(2, 1, () => search(bareHttp.target, agent, queries.next()));
+    if (httpBare) await closedLoop(2, 1, httpBareSearch);
 
     /** A closed loop at `clients`, and the CPU each request cost, by who spent it (the server being `serverPid`). */
     const step = async (clients: number, serverPid: number, one: () => Promise<number>) => {
@@ -300,7 +303,7 @@ async function main(): Promise<void> {
     for (const clients of levels) {
       // Bare, bare over HTTP, then the service at each level, so the machine's load of the moment hits all alike.
       const bare = bareDb ? await step(clients, child.pid!, bareSearch) : undefined;
-      const overHttp = bareHttp ? await step(clients, bareHttp.child.pid!, () => search(bareHttp.target, agent, queries.next())) : undefined;
+      const overHttp = httpBare ? await step(clients, httpBare.child.pid!, httpBareSearch) : undefined;
       const service = await step(clients, child.pid!, () => search(target, agent, queries.next()));
       splits.push({ clients, steps: [['service', service.cpu], ['bare', bare?.cpu], ['http bare', overHttp?.cpu]] });
       byLevel.set(clients, service.run);
@@ -311,8 +314,8 @@ async function main(): Promise<void> {
       console.log(
         row(
           [
-            ...[clients, rateOf(service.run), service.run.shed / service.run.seconds, sp.p50, sp.p99, service.cpu['api main']],
-            ...[bare ? rateOf(bare.run) : '-', bp?.p50 ?? '-', bp?.p99 ?? '-', versus(bare), overHttp ? rateOf(overHttp.run) : '-', versus(overHttp)],
+            clients, rateOf(service.run), service.run.shed / service.run.seconds, sp.p50, sp.p99, service.cpu['api main'],
+            bare ? rateOf(bare.run) : '-', bp?.p50 ?? '-', bp?.p99 ?? '-', versus(bare), overHttp ? rateOf(overHttp.run) : '-', versus(overHttp),
           ],
           widths,
         ),

@@ -9,7 +9,7 @@ const MAX_PER_STATEMENT = 200;
  * client, each would otherwise be an INSERT and a commit of its own, CPU that the searches share
  * the cores with.
  */
-export const GATHER_MS = 50;
+const GATHER_MS = 50;
 
 /** The records grouped by account, each group in MAX_PER_STATEMENT chunks: one INSERT each, a single shard's on Citus. */
 function statementsOf(batch: SearchEvent[]): SearchEvent[][] {
