@@ -1,8 +1,14 @@
 import { toUnixSeconds } from '@ams/core';
 import type { MemoryVersionRow } from '@ams/db';
+import { MEMORY_VERSION_FIELDS, type MemoryVersionField } from '@ams/vocabulary';
 
 /** State members that are times: Unix seconds, as on the memory itself. */
 const isTimeField = (k: string) => k.endsWith('_at') || k.startsWith('valid_');
+
+/** Stored column → the memory's public member, where the two differ. */
+const COLUMN_OF: Partial<Record<MemoryVersionField, string>> = { tier_pinned: 'tier_explicit' };
+const PUBLIC_OF: Record<string, MemoryVersionField> = { tier_explicit: 'tier_pinned', embedding_model: 'embedding' };
+const PUBLIC = new Set<string>(MEMORY_VERSION_FIELDS);
 
 function presentValue(key: string, value: unknown): unknown {
   if (value == null) return value ?? null;
@@ -12,13 +18,33 @@ function presentValue(key: string, value: unknown): unknown {
   return value;
 }
 
-function pick(source: Record<string, unknown>, keys: string[]): Record<string, unknown> {
-  return Object.fromEntries(keys.filter((k) => k in source).map((k) => [k, presentValue(k, source[k])]));
+/**
+ * The public names of what a version changed, in the vocabulary's order. Bookkeeping columns
+ * (deleted_at, retry times, a re-embed run's next vector) are not the memory's members: the change
+ * kind says a delete or restore. A create names `embedding` only when it was stored with its vector.
+ */
+function publicFields(row: MemoryVersionRow): MemoryVersionField[] {
+  const named = new Set<string>();
+  for (const column of row.changed_fields) {
+    const field = PUBLIC_OF[column] ?? column;
+    if (PUBLIC.has(field)) named.add(field);
+  }
+  if (row.change === 'create' && row.state.embedding_model == null) named.delete('embedding');
+  return MEMORY_VERSION_FIELDS.filter((f) => named.has(f));
+}
+
+function pick(source: Record<string, unknown>, fields: MemoryVersionField[]): Record<string, unknown> {
+  const picked: Record<string, unknown> = {};
+  for (const field of fields) {
+    const column = COLUMN_OF[field] ?? field;
+    if (column in source) picked[field] = presentValue(column, source[column]);
+  }
+  return picked;
 }
 
 /** One version of a memory: what changed (before and after), who changed it and when. */
 export function presentMemoryVersion(row: MemoryVersionRow) {
-  const fields = row.changed_fields;
+  const fields = publicFields(row);
   return {
     object: 'memory_version' as const,
     memory_id: row.memory_id,

@@ -1,9 +1,10 @@
 import type { Db, VersionActor } from '@ams/db';
+import type { MemoryChange } from '@ams/vocabulary';
 import { memoryVersionsRepository } from '@ams/db';
 import type { Caller } from './deps';
 
 /** Who a caller is in a memory's history: its key, and the agent the key is bound to (if any). */
-export function actorOf(caller: Caller, change?: string): VersionActor {
+export function actorOf(caller: Caller, change?: MemoryChange): VersionActor {
   return { keyId: caller.keyId ?? null, agentId: caller.agentId, change };
 }
 

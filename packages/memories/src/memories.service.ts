@@ -1,6 +1,7 @@
 import { ApiError } from '@ams/core';
 import { agentsRepository, Db, embeddingQueueRepository, entitiesRepository, memoriesRepository, MemoryPatch, MemoryRow } from '@ams/db';
 import { embedText } from '@ams/embeddings';
+import type { MemoryChange } from '@ams/vocabulary';
 import { resolveAgentForRead } from './agent-ref';
 import { findDuplicate, lockForDedup } from './dedup';
 import type { Caller, MemoryDeps } from './deps';
@@ -123,7 +124,7 @@ export async function applyMemoryPatch(
   caller: Caller,
   current: MemoryRow,
   input: MemoryPatch,
-  event: { changes: string[]; change?: string; extra?: Record<string, unknown> },
+  event: { changes: string[]; change?: MemoryChange; extra?: Record<string, unknown> },
 ) {
   const { content, ...rest } = input;
   const patch: MemoryPatch = rest;
@@ -172,10 +173,14 @@ export async function deleteMemory(deps: Pick<MemoryDeps, 'db' | 'dispatch'>, ca
   dispatchAfterCommit(deps.dispatch, deliveries);
 }
 
-/** Undeletes a soft-deleted memory (an expired one loses its past expiry); restoring a live one is a no-op that returns it. */
+/**
+ * Undeletes a soft-deleted memory; an expired one, swept or not yet, loses its past expiry.
+ * Restoring a live memory is a no-op that returns it.
+ */
 export async function restoreMemory(deps: Pick<MemoryDeps, 'db'>, caller: Caller, id: string) {
   const row = requireVisibleMemory(caller, await memoriesRepository.findAny(deps.db, caller.accountId, id));
-  const restored = row.deleted_at ? await asActor(deps.db, actorOf(caller), (trx) => memoriesRepository.restore(trx, caller.accountId, id)) : row;
+  const expired = row.expires_at !== null && row.expires_at.getTime() <= Date.now();
+  const restored = row.deleted_at || expired ? await asActor(deps.db, actorOf(caller, 'restore'), (trx) => memoriesRepository.restore(trx, caller.accountId, id)) : row;
   if (!restored) throw ApiError.notFound('Memory');
   const entities = await entitiesOf(deps.db, caller.accountId, [restored]);
   return presentMemory(restored, entities.get(restored.id) ?? []);

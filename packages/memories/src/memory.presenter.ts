@@ -26,7 +26,7 @@ export function presentMemory(row: MemoryRow, entities: EntityRef[], extra: { is
     project_id: row.project_id,
     created_at: toUnixSeconds(row.created_at)!,
     updated_at: toUnixSeconds(row.updated_at)!,
-    // Beyond the spec (issue 34): the memory's version (GET /v1/memories/{id}/history) and when it expires.
+    // Beyond the spec: the memory's version (GET /v1/memories/{id}/history) and when it expires.
     version: row.version,
     expires_at: toUnixSeconds(row.expires_at),
     ...timeAware(row),
@@ -49,12 +49,11 @@ const OPTIONAL_SUMMARY_MEMBERS = ['valid_from', 'valid_until', 'supersedes', 'su
 type OptionalSummaryMember = (typeof OPTIONAL_SUMMARY_MEMBERS)[number];
 
 /**
- * List items and search results omit visibility, session_id, project_id, is_duplicate and the
- * version (a full memory carries it). The members beyond the spec appear there only when set, so
- * a memory that never used them keeps exactly the spec's members.
+ * List items and search results omit visibility, session_id, project_id and is_duplicate. They carry
+ * the version; the other members beyond the spec appear there only when set.
  */
 export function presentMemorySummary(row: MemoryRow, entities: EntityRef[]) {
-  const { visibility: _v, session_id: _s, project_id: _p, version: _n, ...rest } = presentMemory(row, entities);
+  const { visibility: _v, session_id: _s, project_id: _p, ...rest } = presentMemory(row, entities);
   for (const key of OPTIONAL_SUMMARY_MEMBERS) if (rest[key] === null || rest[key] === false) delete rest[key];
   return rest as Omit<typeof rest, OptionalSummaryMember> & Partial<Pick<typeof rest, OptionalSummaryMember>>;
 }

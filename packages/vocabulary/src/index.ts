@@ -19,6 +19,23 @@ export type EmbeddingStatus = (typeof EMBEDDING_STATUSES)[number];
 export const EVENT_TYPES = ['memory.created', 'memory.updated', 'memory.deleted', 'embedding.completed', 'memory.expired'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/**
+ * What a memory version records (GET /v1/memories/{id}/history): the trigger infers create, update,
+ * delete, restore, embed and re-embed; the writers name the rest for their transaction.
+ */
+export const MEMORY_CHANGES = ['create', 'update', 'delete', 'restore', 'embed', 're-embed', 'expire', 'restore_version', 'import', 'supersede', 'retier'] as const;
+export type MemoryChange = (typeof MEMORY_CHANGES)[number];
+
+/**
+ * The memory's fields a version names in `changed_fields`: its public members (`tier_pinned`, not the
+ * column), and `embedding` when its vector changed (the vector itself is never shown).
+ */
+export const MEMORY_VERSION_FIELDS = [
+  'content', 'metadata', 'memory_type', 'visibility', 'importance', 'tier', 'tier_pinned', 'archived', 'session_id', 'project_id',
+  'expires_at', 'valid_from', 'valid_until', 'supersedes', 'superseded_by', 'embedding',
+] as const;
+export type MemoryVersionField = (typeof MEMORY_VERSION_FIELDS)[number];
+
 export const SEARCH_MODES = ['semantic', 'hybrid', 'keyword'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 

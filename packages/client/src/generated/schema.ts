@@ -2682,8 +2682,8 @@ export interface operations {
                                     /** @description Unix seconds */
                                     updated_at: number;
                                     /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
-                                    version?: number;
-                                    /** @description Unix seconds when reads stop returning it; null: never */
+                                    version: number;
+                                    /** @description Unix seconds when reads stop returning it; null: never. List items and search results carry it when set */
                                     expires_at?: number | null;
                                     /** @description Unix seconds: when the memory became true (null: since it was recorded) */
                                     valid_from?: number | null;
@@ -3626,8 +3626,8 @@ export interface operations {
                         /** @description Unix seconds */
                         updated_at: number;
                         /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
-                        version?: number;
-                        /** @description Unix seconds when reads stop returning it; null: never */
+                        version: number;
+                        /** @description Unix seconds when reads stop returning it; null: never. List items and search results carry it when set */
                         expires_at?: number | null;
                         /** @description Unix seconds: when the memory became true (null: since it was recorded) */
                         valid_from?: number | null;
@@ -3810,8 +3810,8 @@ export interface operations {
                         /** @description Unix seconds */
                         updated_at: number;
                         /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
-                        version?: number;
-                        /** @description Unix seconds when reads stop returning it; null: never */
+                        version: number;
+                        /** @description Unix seconds when reads stop returning it; null: never. List items and search results carry it when set */
                         expires_at?: number | null;
                         /** @description Unix seconds: when the memory became true (null: since it was recorded) */
                         valid_from?: number | null;
@@ -4106,8 +4106,8 @@ export interface operations {
                         /** @description Unix seconds */
                         updated_at: number;
                         /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
-                        version?: number;
-                        /** @description Unix seconds when reads stop returning it; null: never */
+                        version: number;
+                        /** @description Unix seconds when reads stop returning it; null: never. List items and search results carry it when set */
                         expires_at?: number | null;
                         /** @description Unix seconds: when the memory became true (null: since it was recorded) */
                         valid_from?: number | null;
@@ -6040,8 +6040,8 @@ export interface operations {
                         /** @description Unix seconds */
                         updated_at: number;
                         /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
-                        version?: number;
-                        /** @description Unix seconds when reads stop returning it; null: never */
+                        version: number;
+                        /** @description Unix seconds when reads stop returning it; null: never. List items and search results carry it when set */
                         expires_at?: number | null;
                         /** @description Unix seconds: when the memory became true (null: since it was recorded) */
                         valid_from?: number | null;
@@ -6227,9 +6227,13 @@ export interface operations {
                             memory_id: string;
                             /** @description 1 for the create; each change adds one */
                             version: number;
-                            /** @description create, update, delete, restore, embed, re-embed, expire, restore_version, import, … */
-                            change: string;
-                            changed_fields: string[];
+                            /**
+                             * @description What kind of change made this version
+                             * @enum {string}
+                             */
+                            change: "create" | "update" | "delete" | "restore" | "embed" | "re-embed" | "expire" | "restore_version" | "import" | "supersede" | "retier";
+                            /** @description The memory's members this version changed; `embedding`: its vector */
+                            changed_fields: ("content" | "metadata" | "memory_type" | "visibility" | "importance" | "tier" | "tier_pinned" | "archived" | "session_id" | "project_id" | "expires_at" | "valid_from" | "valid_until" | "supersedes" | "superseded_by" | "embedding")[];
                             /** @description The old values of changed_fields */
                             before: {
                                 [key: string]: unknown;
@@ -6394,8 +6398,8 @@ export interface operations {
                         /** @description Unix seconds */
                         updated_at: number;
                         /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
-                        version?: number;
-                        /** @description Unix seconds when reads stop returning it; null: never */
+                        version: number;
+                        /** @description Unix seconds when reads stop returning it; null: never. List items and search results carry it when set */
                         expires_at?: number | null;
                         /** @description Unix seconds: when the memory became true (null: since it was recorded) */
                         valid_from?: number | null;
@@ -7915,8 +7919,8 @@ export interface operations {
                             /** @description Unix seconds */
                             updated_at: number;
                             /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
-                            version?: number;
-                            /** @description Unix seconds when reads stop returning it; null: never */
+                            version: number;
+                            /** @description Unix seconds when reads stop returning it; null: never. List items and search results carry it when set */
                             expires_at?: number | null;
                             /** @description Unix seconds: when the memory became true (null: since it was recorded) */
                             valid_from?: number | null;
@@ -8121,8 +8125,8 @@ export interface operations {
                         /** @description Unix seconds */
                         updated_at: number;
                         /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
-                        version?: number;
-                        /** @description Unix seconds when reads stop returning it; null: never */
+                        version: number;
+                        /** @description Unix seconds when reads stop returning it; null: never. List items and search results carry it when set */
                         expires_at?: number | null;
                         /** @description Unix seconds: when the memory became true (null: since it was recorded) */
                         valid_from?: number | null;
@@ -8206,8 +8210,8 @@ export interface operations {
                         /** @description Unix seconds */
                         updated_at: number;
                         /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
-                        version?: number;
-                        /** @description Unix seconds when reads stop returning it; null: never */
+                        version: number;
+                        /** @description Unix seconds when reads stop returning it; null: never. List items and search results carry it when set */
                         expires_at?: number | null;
                         /** @description Unix seconds: when the memory became true (null: since it was recorded) */
                         valid_from?: number | null;
@@ -8579,8 +8583,8 @@ export interface operations {
                                 /** @description Unix seconds */
                                 updated_at: number;
                                 /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
-                                version?: number;
-                                /** @description Unix seconds when reads stop returning it; null: never */
+                                version: number;
+                                /** @description Unix seconds when reads stop returning it; null: never. List items and search results carry it when set */
                                 expires_at?: number | null;
                                 /** @description Unix seconds: when the memory became true (null: since it was recorded) */
                                 valid_from?: number | null;
@@ -8769,8 +8773,8 @@ export interface operations {
                         /** @description Unix seconds */
                         updated_at: number;
                         /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
-                        version?: number;
-                        /** @description Unix seconds when reads stop returning it; null: never */
+                        version: number;
+                        /** @description Unix seconds when reads stop returning it; null: never. List items and search results carry it when set */
                         expires_at?: number | null;
                         /** @description Unix seconds: when the memory became true (null: since it was recorded) */
                         valid_from?: number | null;

@@ -15,10 +15,12 @@ const CHANGE_LABELS: Record<string, string> = {
   're-embed': 'Re-embedded',
   expire: 'Expired',
   import: 'Imported',
+  supersede: 'Superseded',
+  retier: 'Re-tiered',
 };
 
-/** Fields a person reads in a diff; the rest (embedding bookkeeping) is named, not shown. */
-const TIME_FIELDS = new Set(['deleted_at', 'expires_at']);
+/** Members shown as dates; `embedding` (no values: the vector is never shown) is named, not diffed. */
+const TIME_FIELDS = new Set(['expires_at', 'valid_from', 'valid_until']);
 
 function show(field: string, value: unknown): string {
   if (value === null || value === undefined) return '—';

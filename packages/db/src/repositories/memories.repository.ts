@@ -424,13 +424,14 @@ export const memoriesRepository = {
   },
 
   /**
-   * Undeletes; an expiry that has passed is cleared with it (else the memory would stay out of every
-   * read): nullif(x, least(x, now())) is NULL when x has passed, else x (Citus refuses now() inside CASE).
+   * Undeletes a deleted memory, or revives one whose expiry passed before the sweep deleted it: an
+   * expiry that has passed is cleared (else the memory would stay out of every read).
+   * nullif(x, least(x, now())) is NULL when x has passed, else x (Citus refuses now() inside CASE).
    */
   async restore(db: Knex, accountId: string, id: string): Promise<MemoryRow | undefined> {
     const [row] = await db('memories')
       .where({ account_id: accountId, id })
-      .whereNotNull('deleted_at')
+      .where((q) => q.whereNotNull('deleted_at').orWhere('expires_at', '<=', db.fn.now()))
       .update({ deleted_at: null, updated_at: db.fn.now(), expires_at: db.raw('nullif(expires_at, least(expires_at, now()))') })
       .returning(MEMORY_RETURNING);
     return row as MemoryRow | undefined;

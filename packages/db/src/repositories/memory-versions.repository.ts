@@ -1,3 +1,4 @@
+import type { MemoryChange } from '@ams/vocabulary';
 import type { Knex } from 'knex';
 import { onCitusCoordinator } from '../citus';
 
@@ -6,8 +7,8 @@ export interface MemoryVersionRow {
   account_id: string;
   memory_id: string;
   version: number;
-  /** create, update, delete, restore, embed, re-embed, expire, restore_version, import, or what a writer named. */
-  change: string;
+  change: MemoryChange;
+  /** Column names as stored (the presenter speaks the memory's public names). */
   changed_fields: string[];
   /** Old values of changed_fields (not `embedding`, which is never stored here). */
   before: Record<string, unknown>;
@@ -23,7 +24,7 @@ export interface VersionActor {
   keyId?: string | null;
   agentId?: string | null;
   /** Overrides the kind the trigger infers (e.g. 'expire', 'restore_version'). */
-  change?: string;
+  change?: MemoryChange;
 }
 
 /** What a version page starts after: the version number (newest first). */

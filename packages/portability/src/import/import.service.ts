@@ -1,7 +1,7 @@
 import { agentsRepository, IdentifiedKind, IMPORT_TABLES, ImportLineError, importJobsRepository, ImportProgress, importRepository, memoryInsertRow, memoryVersionsRepository, NewMemory, type Knex } from '@ams/db';
 import { toPgVector } from '@ams/embeddings';
 import { BATCH_ITEM_DEFAULTS, buildNewMemory, insertImportedMemories } from '@ams/memories';
-import { embeddedText } from '@ams/vocabulary';
+import { embeddedText, type MemoryChange } from '@ams/vocabulary';
 import type { ImportRunDeps } from '../deps';
 import { RECORD_TYPES, type RecordRules, type RecordType } from './record-rules';
 import type { ImportOptions } from './import-port';
@@ -309,7 +309,7 @@ class ImportRun {
             account_id: this.accountId,
             memory_id: memoryId,
             version: r.version as number,
-            change: r.change as string,
+            change: r.change as MemoryChange,
             changed_fields: r.changed_fields as string[],
             before: r.before as Record<string, unknown>,
             state: r.state as Record<string, unknown>,

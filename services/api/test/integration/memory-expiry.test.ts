@@ -5,7 +5,7 @@ const now = () => Math.floor(Date.now() / 1000);
 /** An expiry `seconds` from about now (a loaded machine may take a few seconds per request). */
 const expectIn = (expiresAt: number, seconds: number) => expect(Math.abs(expiresAt - (now() + seconds))).toBeLessThanOrEqual(15);
 
-describe('memory expiry (issue 34)', () => {
+describe('memory expiry', () => {
   let t: TestApp;
   let acct: TestAccount;
   const create = (body: object, key = acct.key) => t.request().post('/v1/memories').set(bearer(key)).send({ agent_id: 'expiring', ...body });
@@ -116,13 +116,31 @@ describe('memory expiry (issue 34)', () => {
       expectError(await get(doomed.body.id), 404, 'not_found');
       expect((await get(renewed.body.id)).status).toBe(200);
       const history = await t.request().get(`/v1/memories/${doomed.body.id}/history`).set(bearer(acct.key));
-      expect(history.body.data[0]).toMatchObject({ version: 2, change: 'expire', changed_fields: ['deleted_at'], actor: { type: 'system', key_id: null } });
+      expect(history.body.data[0]).toMatchObject({ version: 2, change: 'expire', changed_fields: [], actor: { type: 'system', key_id: null } });
       const [event] = await t.ctx.db.knex('webhook_deliveries').where({ account_id: acct.accountId, event_type: 'memory.expired' }).whereRaw(`payload -> 'data' ->> 'memory_id' = ?`, [doomed.body.id]);
       expect(event.payload).toMatchObject({ type: 'memory.expired', data: { memory_id: doomed.body.id, content: 'expires for real', version: 2, expires_at: expect.stringMatching(/Z$/) } });
       // Restoring it brings it back without the past expiry.
       const back = await t.request().post(`/v1/memories/${doomed.body.id}/restore`).set(bearer(acct.key));
       expect(back.body.expires_at).toBeNull();
       expect(ids(await list())).toContain(doomed.body.id);
+    });
+
+    it('restore before the sweep clears the past expiry too: the memory is back in lists and search, and stays', async () => {
+      const lapsed = await create({ content: 'the heron nests by the weir', ttl_seconds: 1 });
+      await waitFor(async () => !ids(await list()).includes(lapsed.body.id), 5_000);
+      const back = await t.request().post(`/v1/memories/${lapsed.body.id}/restore`).set(bearer(acct.key));
+      expect(back.status).toBe(200);
+      expect(back.body.expires_at).toBeNull();
+      expect(ids(await list())).toContain(lapsed.body.id);
+      expect(ids(await search({ query: 'heron nests', search_mode: 'keyword' }))).toContain(lapsed.body.id);
+      await sweeper().sweep();
+      expect((await get(lapsed.body.id)).status).toBe(200);
+      const [restored] = (await t.request().get(`/v1/memories/${lapsed.body.id}/history`).set(bearer(acct.key))).body.data;
+      expect(restored).toMatchObject({ change: 'restore', changed_fields: ['expires_at'], after: { expires_at: null } });
+      // A live memory whose expiry is still ahead is left as it is.
+      const later = await create({ content: 'still has an hour', ttl_seconds: 3600 });
+      const untouched = await t.request().post(`/v1/memories/${later.body.id}/restore`).set(bearer(acct.key));
+      expect(untouched.body).toMatchObject({ version: 1, expires_at: later.body.expires_at });
     });
 
     it('PATCH expires_at "never" ends an expiry', async () => {

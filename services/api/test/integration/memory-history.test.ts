@@ -1,8 +1,9 @@
 import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp } from '@ams/testing';
+import { MEMORY_VERSION_FIELDS } from '@ams/memories';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
-describe('memory history (issue 34)', () => {
+describe('memory history', () => {
   let t: TestApp;
   let acct: TestAccount;
   const create = (body: object, key = acct.key) => t.request().post('/v1/memories').set(bearer(key)).send({ agent_id: 'historian', ...body });
@@ -33,8 +34,32 @@ describe('memory history (issue 34)', () => {
       after: { content: 'The deploy window is Tuesday', metadata: { source: 'chat' }, importance: 0.6, tier: 'warm', archived: false, expires_at: null },
       actor: { type: 'api_key', key_id: keyId, agent_id: null },
     });
-    expect(v1.changed_fields).toEqual(expect.arrayContaining(['content', 'metadata', 'importance', 'tier', 'memory_type']));
+    // The memory's public members only, `embedding` for its vector; no bookkeeping column.
+    expect(v1.changed_fields).toEqual([...MEMORY_VERSION_FIELDS]);
     expect(Math.abs(v1.created_at - Date.now() / 1000)).toBeLessThan(60);
+  });
+
+  it('every place a memory is shown carries its version: get, list items, search results', async () => {
+    const m = await create({ content: 'The okapi is a cousin of the giraffe' });
+    await patch(m.body.id, { importance: 0.8 });
+    const listed = await t.request().get('/v1/memories?agent_id=historian&limit=100').set(bearer(acct.key));
+    expect(listed.body.data.find((x: { id: string }) => x.id === m.body.id)).toMatchObject({ version: 2 });
+    const found = await t.request().post('/v1/memories/search').set(bearer(acct.key)).send({ agent_id: 'historian', query: 'okapi giraffe', search_mode: 'keyword' });
+    expect(found.body.data.find((x: { memory: { id: string } }) => x.memory.id === m.body.id).memory).toMatchObject({ version: 2 });
+  });
+
+  it('names public fields only: tier_pinned for a pin, no embedding on a create still waiting for its vector', async () => {
+    const m = await create({ content: 'The release train leaves on Fridays' });
+    const pinned = await patch(m.body.id, { tier_pinned: true });
+    expect(pinned.status).toBe(200);
+    const [v2] = (await history(m.body.id)).body.data;
+    expect(v2).toMatchObject({ change: 'update', changed_fields: ['tier_pinned'], before: { tier_pinned: false }, after: { tier_pinned: true } });
+    const pending = await t.request().post('/v2/memories').set(bearer(acct.key)).send({ agent_id: 'historian', content: 'queued for the worker' });
+    expect(pending.status).toBe(202);
+    // Without a queue the request embeds it after the insert: the vector is a version of its own.
+    const [embedded, created] = (await history(pending.body.id)).body.data;
+    expect(created.changed_fields).toEqual(MEMORY_VERSION_FIELDS.filter((f) => f !== 'embedding'));
+    expect(embedded).toMatchObject({ change: 'embed', changed_fields: ['embedding'], before: {}, after: {} });
   });
 
   it('records each change with the fields that changed, before and after, newest first; memory.updated carries the version', async () => {
@@ -110,12 +135,12 @@ describe('memory history (issue 34)', () => {
     expectError(await t.request().get(`/v1/memories/${m.body.id}`).set(bearer(acct.key)), 404, 'not_found');
     const after = await history(m.body.id);
     expect(after.status).toBe(200);
-    expect(after.body.data[0]).toMatchObject({ version: 2, change: 'delete', changed_fields: ['deleted_at'], before: { deleted_at: null } });
-    expect(Number.isInteger(after.body.data[0].after.deleted_at)).toBe(true);
+    // The change says what happened; a delete changes none of the memory's members.
+    expect(after.body.data[0]).toMatchObject({ version: 2, change: 'delete', changed_fields: [], before: {}, after: {} });
     const back = await restoreTo(m.body.id, 1);
     expect(back.status).toBe(200);
     expect((await t.request().get(`/v1/memories/${m.body.id}`).set(bearer(acct.key))).status).toBe(200);
-    expect((await history(m.body.id)).body.data[0]).toMatchObject({ version: 3, change: 'restore_version', after: { deleted_at: null } });
+    expect((await history(m.body.id)).body.data[0]).toMatchObject({ version: 3, change: 'restore_version' });
   });
 
   it('records an undelete as restore', async () => {

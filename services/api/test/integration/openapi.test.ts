@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { MEMORY_CHANGES } from '@ams/memories';
 import { bearer, createAccount, createTestApp, TestApp } from '@ams/testing';
 import { describeApi } from '../../src/openapi/describe-app';
 import { DOCS_CSP } from '../../src/openapi/openapi.router';
@@ -55,5 +58,17 @@ describe('the API describes itself', () => {
     const acct = await createAccount(t.ctx);
     await t.request().get('/mcp').set(bearer(acct.key)).set('Accept', 'text/event-stream').expect(405);
     await t.request().delete('/mcp').set(bearer(acct.key)).expect(405);
+  });
+});
+
+describe('one closed list of history change kinds', () => {
+  it('is the same in the code, the OpenAPI enum and docs/api.md', async () => {
+    const doc = (await t.request().get('/openapi.json').expect(200)).body;
+    const version = doc.paths['/v1/memories/{id}/history'].get.responses['200'].content['application/json'].schema.properties.data.items;
+    const resolved = version.$ref ? doc.components.schemas[version.$ref.split('/').pop()] : version;
+    expect(resolved.properties.change.enum).toEqual([...MEMORY_CHANGES]);
+    const apiMd = readFileSync(path.join(__dirname, '../../../../docs/api.md'), 'utf8');
+    const listed = apiMd.slice(apiMd.indexOf('- `change`, one of:'), apiMd.indexOf('- `changed_fields`'));
+    expect([...listed.matchAll(/`([a-z_-]+)`/g)].map((m) => m[1]).filter((w) => w !== 'change')).toEqual([...MEMORY_CHANGES]);
   });
 });

@@ -108,6 +108,10 @@ describe('re-embedding the store with another model, online', () => {
     expect(rows).toHaveLength(STORE_SIZE);
     expect(new Set(rows.map((r) => `${r.embedding_model}/${r.dims}`))).toEqual(new Set([`${target.model}/32`]));
     expect(rows.filter((r) => r.embedding_next !== null)).toEqual([]);
+    // The run is the store's, not a change of any memory's: its staging writes make no version.
+    const sample = await t.ctx.db.knex('memories').where('account_id', acct.accountId).first('id');
+    const history = await t.request().get(`/v1/memories/${sample.id}/history`).set(bearer(acct.key)).expect(200);
+    expect(history.body.data.map((v: { change: string }) => v.change)).toEqual(['create']);
 
     // The new size's partial HNSW index (made by the run) answers the new model's searches.
     await t.ctx.db.knex.raw('ANALYZE memories');

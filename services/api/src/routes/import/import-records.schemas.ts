@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { EMBEDDING_STATUSES, EVENT_TYPES, MEMORY_TYPES, TIERS, VISIBILITIES } from '@ams/memories';
+import { EMBEDDING_STATUSES, EVENT_TYPES, MEMORY_CHANGES, MEMORY_TYPES, TIERS, VISIBILITIES } from '@ams/memories';
 import { ENTITY_TYPES } from '@ams/text';
 import { isoDate, metadata, nonBlank, tags, uuid } from '../../validation/common.schemas';
 
@@ -77,7 +77,7 @@ export const RECORD_SCHEMAS = {
   memory_version: Joi.object({
     memory_id: uuid.required(),
     version: Joi.number().integer().min(1).required(),
-    change: Joi.string().min(1).max(100).required(),
+    change: Joi.string().valid(...MEMORY_CHANGES).required(),
     changed_fields: Joi.array().items(Joi.string().min(1).max(100)).max(100).required(),
     before: Joi.object().unknown(true).default({}),
     state: Joi.object().unknown(true).required(),

@@ -17,9 +17,9 @@ const memoryFields = {
   archived: Joi.boolean(),
   created_at: unixTime.description('Unix seconds'),
   updated_at: unixTime.description('Unix seconds'),
-  // Beyond the spec (issue 34).
-  version: Joi.number().integer().optional().description('How many versions the memory has had (GET /v1/memories/{id}/history)'),
-  expires_at: unixTime.allow(null).optional().description('Unix seconds when reads stop returning it; null: never'),
+  // Beyond the spec.
+  version: Joi.number().integer().description('How many versions the memory has had (GET /v1/memories/{id}/history)'),
+  expires_at: unixTime.allow(null).optional().description('Unix seconds when reads stop returning it; null: never. List items and search results carry it when set'),
 };
 
 /** Beyond the spec (docs/api.md, "Time-aware recall", "Re-tiering"): on the full memory always, on summaries when set. */

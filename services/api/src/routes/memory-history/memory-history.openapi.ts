@@ -1,5 +1,6 @@
+import { MEMORY_CHANGES, MEMORY_VERSION_FIELDS } from '@ams/memories';
 import Joi from 'joi';
-import { json, listOf, RouteDocs, shape, strings, unixTime, uuidOut } from '../../openapi/route-docs';
+import { json, listOf, RouteDocs, shape, unixTime, uuidOut } from '../../openapi/route-docs';
 import { memory } from '../memories/memories.openapi';
 import { historyQuery } from './memory-history.schemas';
 
@@ -7,8 +8,8 @@ export const memoryVersion = shape({
   object: Joi.string().valid('memory_version'),
   memory_id: uuidOut,
   version: Joi.number().integer().description('1 for the create; each change adds one'),
-  change: Joi.string().description('create, update, delete, restore, embed, re-embed, expire, restore_version, import, …'),
-  changed_fields: strings,
+  change: Joi.string().valid(...MEMORY_CHANGES).description('What kind of change made this version'),
+  changed_fields: Joi.array().items(Joi.string().valid(...MEMORY_VERSION_FIELDS)).description("The memory's members this version changed; `embedding`: its vector"),
   before: json.description('The old values of changed_fields'),
   after: json.description('The new values of changed_fields'),
   actor: shape({
