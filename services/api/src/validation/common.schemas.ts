@@ -94,14 +94,14 @@ export function listResponse<T>(
 }
 
 /**
- * When a memory expires (issue 34), as `created_at` is given (Unix seconds) or as ISO 8601; `never`
+ * When a memory expires, as `created_at` is given (Unix seconds) or as ISO 8601; `never`
  * for no expiry (JSON null means "absent" here; see dropNulls). It must lie in the future, and
  * within DATE_RANGE_YEARS. Converted to a Date, or null for `never`.
  */
 const EXPIRES_AT_FORMS = '{{#label}} must be Unix seconds, an ISO 8601 date or "never"';
 
 export const expiresAt = Joi.alternatives()
-  .try(Joi.number().integer().min(0), Joi.string().valid('never'), Joi.string().isoDate().messages({ 'string.isoDate': EXPIRES_AT_FORMS }))
+  .try(Joi.number().integer(), Joi.string().valid('never'), Joi.string().isoDate().messages({ 'string.isoDate': EXPIRES_AT_FORMS }))
   .custom((v: number | string, helpers) => {
     if (v === 'never') return null;
     const at = typeof v === 'number' ? new Date(v * 1000) : new Date(v);

@@ -3,13 +3,14 @@ import { dateBounds, DATE_RANGE_YEARS } from './common.schemas';
 
 const FORMS = '{{#label}} must be Unix seconds (a number) or an ISO 8601 date-time string';
 
-/** Unix seconds (a fraction is kept) or an ISO 8601 string, as a Date; not yet range-checked. */
+/**
+ * Unix seconds (a fraction is kept) or an ISO 8601 string, as a Date; not yet range-checked. A
+ * negative number is a date like any other: the range check names the bound, one message for all.
+ */
 const eitherForm = () =>
   Joi.alternatives()
     .try(
-      Joi.number()
-        .min(0)
-        .custom((seconds: number) => new Date(Math.round(seconds * 1000))),
+      Joi.number().custom((seconds: number) => new Date(Math.round(seconds * 1000))),
       Joi.date().iso().messages({ 'date.format': FORMS }),
     )
     .messages({ 'alternatives.types': FORMS });
@@ -36,9 +37,9 @@ export const pastInstant = () =>
   eitherForm()
     .custom((at: Date, helpers) => {
       const now = new Date();
-      if (Number.isNaN(at.getTime()) || at.getTime() > now.getTime()) return helpers.error('instant.future', { now: now.toISOString() });
       const { min } = dateBounds(now);
-      return at < min ? helpers.error('instant.range', { min: min.toISOString() }) : at;
+      if (Number.isNaN(at.getTime()) || at < min) return helpers.error('instant.range', { min: min.toISOString() });
+      return at.getTime() > now.getTime() ? helpers.error('instant.future', { now: now.toISOString() }) : at;
     })
     .messages({
       'instant.future': '{{#label}} must not be in the future (now is {{#now}})',

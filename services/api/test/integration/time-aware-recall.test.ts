@@ -148,9 +148,23 @@ describe('time-aware recall: valid_from / valid_until, supersedes, as_of, recenc
         expectError(res, 422, 'validation_error');
         expect(res.body.details).toEqual([{ field: 'as_of', message: 'as_of must be Unix seconds (a number) or an ISO 8601 date-time string' }]);
       }
-      const negative = await search({ query: 'anything', as_of: -1 });
-      expectError(negative, 422, 'validation_error');
-      expect(negative.body.details[0].field).toBe('as_of');
+    });
+
+    it('out of range says so in one message, whichever form and member: as_of, valid_from, expires_before', async () => {
+      const range = (field: string) => new RegExp(`^${field} must lie within 100 years of now \\(`);
+      // -1 is a second before 1970: a date like any other, within the range.
+      expect((await search({ query: 'anything', as_of: -1 })).status).toBe(200);
+      for (const as_of of [-4e9, -1e15, '1800-01-01T00:00:00Z']) {
+        const res = await search({ query: 'anything', as_of });
+        expectError(res, 422, 'validation_error');
+        expect(res.body.details).toEqual([{ field: 'as_of', message: expect.stringMatching(range('as_of')) }]);
+      }
+      const created = await post({ agent_id: 'timeline', content: 'dated long ago', valid_from: -4e9 });
+      expect(created.body.details).toEqual([{ field: 'valid_from', message: expect.stringMatching(range('valid_from')) }]);
+      const listed = await req().get('/v1/memories?expires_before=-4000000000').set(bearer(acct.key));
+      expect(listed.body.details).toEqual([{ field: 'expires_before', message: expect.stringMatching(range('expires_before')) }]);
+      const expiring = await post({ agent_id: 'timeline', content: 'already gone', expires_at: -1 });
+      expect(expiring.body.details).toEqual([{ field: 'expires_at', message: expect.stringMatching(/^expires_at must be in the future: /) }]);
     });
 
     it('recency_half_life must be at least a second', async () => {

@@ -15,7 +15,7 @@ import {
   TIERS,
   VISIBILITIES,
 } from '@ams/memories';
-import { expiresAt, isoDate, metadata, nonBlank, pagination, ttlSeconds, unitInterval, uuid, withExpiry } from '../../validation/common.schemas';
+import { expiresAt, metadata, nonBlank, pagination, ttlSeconds, unitInterval, uuid, withExpiry } from '../../validation/common.schemas';
 import { instant, pastInstant } from '../../validation/instant.schema';
 
 export const CONTENT_MAX = 50_000;
@@ -139,11 +139,9 @@ export const listMemoriesQuery = Joi.object<ListMemoriesQuery>({
   archived: Joi.boolean(),
   visibility: Joi.string().valid(...VISIBILITIES),
   embedding_status: Joi.string().valid(...EMBEDDING_STATUSES),
-  // Issue 34: expired memories are left out unless asked for (audits); expires_before: what expires soon.
+  // Expired memories are left out unless asked for (audits); expires_before: what expires soon.
   include_expired: Joi.boolean(),
-  expires_before: Joi.alternatives()
-    .try(Joi.number().integer().min(0).custom((v: number) => new Date(v * 1000)), isoDate())
-    .description('Unix seconds or ISO 8601: only memories expiring before it'),
+  expires_before: instant().description('Unix seconds or ISO 8601: only memories expiring before it'),
 });
 
 /** $in/$nin lists beyond this are refused (422): a filter is not a bulk lookup. */
