@@ -1,9 +1,10 @@
 import { ApiError, toIso, toUnixSeconds } from '@ams/core';
 import { isUniqueViolation, PageParams, SessionRow, sessionsRepository } from '@ams/db';
 import { centroid, cosineSimilarity } from '@ams/embeddings';
-import { resolveAgentForRead, resolveAgentForWrite } from '@ams/memories';
+import { PROJECT_SLUG, resolveAgentForRead, resolveAgentForWrite } from '@ams/memories';
 import { extractiveSummary } from '@ams/text';
 import type { Caller, EmbeddingDeps, StoreDeps } from './deps';
+import { projectForWrite } from './projects.service';
 
 /** Validated input (the route schema types its body with it). */
 export interface CreateSessionInput {
@@ -44,7 +45,12 @@ async function present(deps: StoreDeps, row: SessionRow) {
   return presentSession(row, counts.get(row.id) ?? 0);
 }
 
+/**
+ * A session naming a project slug the account has not registered creates it, as every write naming
+ * a project does; a `project` that is no slug (clients send free text) is kept as the session's label.
+ */
 async function newSession(deps: StoreDeps, auth: Caller, body: CreateSessionInput) {
+  if (body.project && PROJECT_SLUG.test(body.project)) await projectForWrite(deps, auth.accountId, body.project);
   return {
     accountId: auth.accountId,
     agentId: await resolveAgentForWrite(deps.db, auth, body.agent_id),

@@ -36,6 +36,9 @@ export const MEMORY_VERSION_FIELDS = [
 ] as const;
 export type MemoryVersionField = (typeof MEMORY_VERSION_FIELDS)[number];
 
+/** A project's slug: what a write may name to create the project it refers to. */
+export const PROJECT_SLUG = /^[a-z0-9-]{1,100}$/;
+
 export const SEARCH_MODES = ['semantic', 'hybrid', 'keyword'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 

@@ -47,6 +47,17 @@ describe('sessions', () => {
       expect(res.body).not.toHaveProperty('contributors');
     });
 
+    it('creates the project a slug names, as every write naming a project does; free text stays a label', async () => {
+      const projects = async () => (await t.request().get('/v1/projects?limit=100').set(bearer(acct.key))).body.data.map((p: { slug: string }) => p.slug);
+      expect(await projects()).not.toContain('voyager');
+      expect((await create({ project: 'voyager' })).status).toBe(201);
+      expect((await getOrCreate({ external_id: 'gc-project', project: 'pioneer' })).status).toBe(200);
+      expect(await projects()).toEqual(expect.arrayContaining(['voyager', 'pioneer']));
+      const labelled = await create({ project: 'My Voyager App' });
+      expect(labelled.body.project).toBe('My Voyager App');
+      expect(await projects()).not.toContain('My Voyager App');
+    });
+
     it('defaults every optional field: null text, {} metadata', async () => {
       const res = await create({});
       expect(res.status).toBe(201);

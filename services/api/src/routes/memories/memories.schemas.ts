@@ -9,6 +9,7 @@ import {
   ListMemoriesInput,
   MEMORY_TYPES,
   PatchMemoryInput,
+  PROJECT_SLUG,
   SEARCH_MODES,
   SEARCH_SCOPES,
   SearchInput,
@@ -34,7 +35,7 @@ export const createMemoryFields = {
   // A slug: an unregistered one creates the project (docs/clients.md, "Names instead of ids").
   project: Joi.string()
     .max(100)
-    .pattern(/^[a-z0-9-]{1,100}$/)
+    .pattern(PROJECT_SLUG)
     .messages({ 'string.pattern.base': '{{#label}} must be a project slug: lowercase letters, digits and hyphens' }),
   project_id: uuid,
   importance: unitInterval().default(0.5),

@@ -1,9 +1,10 @@
 import Joi from 'joi';
 import type { Cursor } from '@ams/db';
 import type { CreateProjectInput, PatchProjectInput } from '@ams/knowledge';
+import { PROJECT_SLUG as SLUG } from '@ams/memories';
 import { metadata, nonBlank, pagination } from '../../validation/common.schemas';
 
-export const SLUG = /^[a-z0-9-]{1,100}$/;
+export { SLUG };
 
 export const slug = Joi.string()
   .max(100)
