@@ -10,7 +10,7 @@ import { apiRateLimit, registerRateLimit } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import { requestLogger } from './middleware/request-logger';
 import { requestMetrics } from './middleware/request-metrics';
-import { limitHeaderCount } from './middleware/header-count';
+import { limitHeaderCount, requireHostHeader } from './middleware/request-headers';
 import { apiMetrics } from './lib/api-metrics';
 import { fenceWrites, routeRead } from './middleware/route-reads';
 import { replicaMetrics } from './lib/replica-metrics';
@@ -74,7 +74,7 @@ export function createApp(ctx: AppContext): Express {
   const limits = { redis: ctx.redis, keyPrefix: ctx.config.redisKeyPrefix, logger: ctx.logger };
   ctx.metrics ??= apiMetrics(ctx.db.knex);
   ctx.imports ??= new ImportJobs(importJobsDeps(ctx));
-  app.use(requestMetrics(ctx.metrics), requestId, requestLogger(ctx.logger), limitHeaderCount);
+  app.use(requestMetrics(ctx.metrics), requestId, requestLogger(ctx.logger), limitHeaderCount, requireHostHeader);
   // app.locals.load: what the process carries now (tests and diagnostics read it).
   const load = new LoadGauge(ctx);
   app.locals.load = load;

@@ -1660,6 +1660,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description An HTTP/1.1 request without a Host header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded: wait for `Retry-After` seconds */
             429: {
                 headers: {
@@ -1718,6 +1727,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description An HTTP/1.1 request without a Host header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded: wait for `Retry-After` seconds */
             429: {
                 headers: {
@@ -1774,6 +1792,15 @@ export interface operations {
                 };
                 content: {
                     "image/svg+xml": string;
+                };
+            };
+            /** @description An HTTP/1.1 request without a Host header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded: wait for `Retry-After` seconds */
@@ -1836,6 +1863,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description An HTTP/1.1 request without a Host header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded: wait for `Retry-After` seconds */
             429: {
                 headers: {
@@ -1892,6 +1928,15 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description An HTTP/1.1 request without a Host header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded: wait for `Retry-After` seconds */
@@ -1996,6 +2041,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description An HTTP/1.1 request without a Host header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded: wait for `Retry-After` seconds */
             429: {
                 headers: {
@@ -2077,7 +2131,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2218,7 +2272,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2374,7 +2428,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2509,7 +2563,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2770,7 +2824,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2937,7 +2991,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3078,7 +3132,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3210,7 +3264,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3342,7 +3396,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3476,7 +3530,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3657,7 +3711,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3841,7 +3895,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3953,7 +4007,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4137,7 +4191,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4275,7 +4329,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4420,7 +4474,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4541,7 +4595,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4686,7 +4740,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4843,7 +4897,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4991,7 +5045,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5151,7 +5205,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5299,7 +5353,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5448,7 +5502,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5594,7 +5648,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5731,7 +5785,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5879,7 +5933,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6071,7 +6125,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6268,7 +6322,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6429,7 +6483,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6571,7 +6625,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6722,7 +6776,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6841,7 +6895,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6959,7 +7013,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7102,7 +7156,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7246,7 +7300,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7358,7 +7412,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7498,7 +7552,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7649,7 +7703,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7774,7 +7828,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7949,7 +8003,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8241,7 +8295,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8393,7 +8447,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8635,7 +8689,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8804,7 +8858,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8956,7 +9010,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9091,7 +9145,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9208,7 +9262,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9352,7 +9406,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9491,7 +9545,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9637,7 +9691,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9778,7 +9832,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9881,7 +9935,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10015,7 +10069,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10174,7 +10228,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10321,7 +10375,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10480,7 +10534,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10620,7 +10674,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10729,7 +10783,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10836,7 +10890,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10970,7 +11024,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11117,7 +11171,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11242,7 +11296,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11367,7 +11421,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11470,7 +11524,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11611,7 +11665,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11771,7 +11825,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11928,7 +11982,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12066,7 +12120,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12169,7 +12223,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12313,7 +12367,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12456,7 +12510,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12613,7 +12667,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12766,7 +12820,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12902,7 +12956,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13005,7 +13059,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13148,7 +13202,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13271,7 +13325,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13385,7 +13439,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13507,7 +13561,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13637,7 +13691,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13766,7 +13820,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13869,7 +13923,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14001,7 +14055,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14146,7 +14200,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14272,7 +14326,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14418,7 +14472,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14564,7 +14618,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14710,7 +14764,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14832,7 +14886,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14940,7 +14994,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15034,7 +15088,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15159,7 +15213,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15288,7 +15342,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15423,7 +15477,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15547,7 +15601,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type */
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15668,7 +15722,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15793,7 +15847,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15905,7 +15959,7 @@ export interface operations {
                     "application/x-ndjson": string;
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15999,7 +16053,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16097,7 +16151,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16173,7 +16227,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Malformed percent-encoding in the URL path */
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -79,7 +79,9 @@ function errorStatuses(route: AppRoute, doc: RouteDoc): Map<number, string> {
   if (!route.public && !doc.body) add(400, 'Malformed percent-encoding in the URL path');
   for (const [s, why] of Object.entries(doc.errors ?? {})) add(Number(s) as ErrorStatus, why);
   add(429);
-  // Any request can meet these: oversized headers at the socket, load shedding and the deadline (backpressure).
+  // Any request can meet these: a missing Host, oversized headers at the socket, load shedding and the deadline (backpressure).
+  const noHost = 'An HTTP/1.1 request without a Host header';
+  statuses.set(400, statuses.has(400) ? `${statuses.get(400)}; or ${noHost[0]!.toLowerCase()}${noHost.slice(1)}` : noHost);
   add(431);
   add(500);
   add(503);

@@ -50,13 +50,23 @@ describe('requests the HTTP parser rejects', () => {
   const headers = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => line(i)).join('\r\n');
 
   it.each([
-    ['3,000 short header fields (Node would drop all past its count)', headers(3000, (i) => `X-H-${i}: v`)],
-    ['3,000 long header fields (past the size limit)', headers(3000, (i) => `X-Custom-Header-${i}: value-number-${i}`)],
+    ['3,000 short header fields (Node would drop all past its count)', `Host: x\r\nConnection: close\r\n${headers(3000, (i) => `X-H-${i}: v`)}`],
+    ['3,000 long header fields (past the size limit)', `Host: x\r\nConnection: close\r\n${headers(3000, (i) => `X-Custom-Header-${i}: value-number-${i}`)}`],
+    // Node's own client sends Host last: past the cap it is dropped, and the answer must not change.
+    ['1,000 header fields with Host after them', `Connection: close\r\n${headers(1000, (i) => `X-H-${i}: v`)}\r\nHost: x`],
+    ['1,000 header fields with Host first', `Host: x\r\nConnection: close\r\n${headers(1000, (i) => `X-H-${i}: v`)}`],
   ])('answers %s with 431 and the envelope', async (_what, lines) => {
-    const res = parse(await raw(`GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${lines}\r\n\r\n`));
+    const res = parse(await raw(`GET /v1/health HTTP/1.1\r\n${lines}\r\n\r\n`));
     expect(res.statusLine).toBe('HTTP/1.1 431 Request Header Fields Too Large');
     expect(res.body).toMatchObject({ type: 'request_header_too_large', code: 431 });
     expect(typeof res.body.request_id).toBe('string');
+  });
+
+  it('answers an HTTP/1.1 request without Host with 400 and the envelope; HTTP/1.0 needs none', async () => {
+    const res = parse(await raw('GET /v1/health HTTP/1.1\r\nConnection: close\r\n\r\n'));
+    expect(res.statusLine).toBe('HTTP/1.1 400 Bad Request');
+    expect(res.body).toMatchObject({ type: 'bad_request', code: 400, message: 'An HTTP/1.1 request must carry a Host header' });
+    expect(parse(await raw('GET /v1/health HTTP/1.0\r\n\r\n')).statusLine).toMatch(/^HTTP\/1\.[01] 200 OK$/);
   });
 
   it('accepts a request just under the header-count cap', async () => {

@@ -14,3 +14,15 @@ export const limitHeaderCount: RequestHandler = (req, _res, next) => {
   }
   next();
 };
+
+/**
+ * HTTP/1.1 requires Host. Node's own check (requireHostHeader, off in http-server.ts) answers a bare
+ * 400 before any middleware, and a Host dropped past the header-count cap would get that instead of
+ * the 431 above: this check runs after the count, so the answer never depends on header order.
+ */
+export const requireHostHeader: RequestHandler = (req, _res, next) => {
+  if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && req.headers.host === undefined) {
+    return next(ApiError.badRequest('An HTTP/1.1 request must carry a Host header'));
+  }
+  next();
+};
