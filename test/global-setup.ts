@@ -4,6 +4,7 @@ import type { Config } from '@jest/types';
 import { createDatabase, createPostgresDatabase, migrateLatest } from '@ams/db';
 // The one module of @ams/testing needed here (its index loads the whole API).
 import { ensureBuilt } from '@ams/testing/processes';
+import { useRunTmpDir } from './run-tmpdir';
 import { ADMIN_DATABASE_URL, databaseUrlFor, TEST_ON_CITUS, TEST_REDIS_URL, workerDatabaseName } from './test-env';
 
 /**
@@ -33,6 +34,7 @@ export default async function globalSetup(globalConfig: Config.GlobalConfig): Pr
   const template = `${runName}_tpl`;
   // Set first, so the teardown drops whatever got made even when a step below fails.
   process.env.TEST_DATABASE_NAME = runName;
+  useRunTmpDir(runName);
   const workers = Math.max(1, globalConfig.maxWorkers);
   if (TEST_ON_CITUS) await migratedPerWorker(runName, workers);
   else await clonedPerWorker(runName, template, workers);

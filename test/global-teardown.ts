@@ -1,11 +1,13 @@
 import { createClient } from 'redis';
 import { createDatabase, dropPostgresDatabase } from '@ams/db';
+import { removeRunTmpDir } from './run-tmpdir';
 import { ADMIN_DATABASE_URL, TEST_REDIS_URL } from './test-env';
 
 /**
  * Drops every database of the run (the template, each worker's clone, scratch databases a failed
  * test left behind: all named after TEST_DATABASE_NAME) and the run's Redis keys (every worker's
- * prefix starts with it).
+ * prefix starts with it), then deletes the run's temporary directory, failing the run if a test
+ * left anything in it.
  */
 export default async function globalTeardown(): Promise<void> {
   // The files' PGlite, when they ran in this process (one file, --runInBand): see test/environment.js.
@@ -29,4 +31,6 @@ export default async function globalTeardown(): Promise<void> {
   } finally {
     await redis.quit();
   }
+  // Last: a run that left files fails after everything else is cleaned up.
+  removeRunTmpDir();
 }

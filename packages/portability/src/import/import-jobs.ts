@@ -30,6 +30,32 @@ function byteLimit(maxBytes: number): Transform {
   });
 }
 
+/** Spool directories carry their process's id, so a later process can tell a dead one's leftovers. */
+const SPOOL_PREFIX = 'ams-import-';
+const spoolOwner = (name: string) => Number(/^ams-import-(\d+)-/.exec(name)?.[1] ?? NaN);
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Deletes the spools of processes that are gone (killed mid-import: nothing else could). A live
+ * process's spools, this one's included, are left to it.
+ */
+export async function removeOrphanSpools(tmpDir = os.tmpdir()): Promise<string[]> {
+  const orphans = (await fs.promises.readdir(tmpDir)).filter((name) => {
+    const pid = spoolOwner(name);
+    return Number.isInteger(pid) && pid !== process.pid && !processAlive(pid);
+  });
+  await Promise.all(orphans.map((name) => fs.promises.rm(path.join(tmpDir, name), { recursive: true, force: true })));
+  return orphans;
+}
+
 /** The job as the API shows it. */
 export function presentImportJob(row: ImportJobRow) {
   return {
@@ -55,7 +81,8 @@ export function presentImportJob(row: ImportJobRow) {
  * created, and the file is imported in the background (runImport). The job's heartbeat says the
  * process is alive; a running job without one for IMPORT_STALE_AFTER_MS is reported failed with
  * the counts of its last committed batch (exact: rows and counters commit together): on the first
- * GET after that, or by the sweep (`startSweeping`), whichever comes first.
+ * GET after that, or by the sweep (`startSweeping`), whichever comes first. The spool is deleted
+ * when the job ends, refused or not; a killed process's spool by the next process to start.
  */
 export class ImportJobs implements ImportJobsPort {
   private readonly running = new Map<string, { stop: AbortController; done: Promise<void> }>();
@@ -68,7 +95,7 @@ export class ImportJobs implements ImportJobsPort {
     const { maxBytes: importMaxBytes } = this.deps;
     // A declared length over the limit is refused before a byte is spooled.
     if (Number(body.headers?.['content-length'] ?? 0) > importMaxBytes) throw tooLarge(importMaxBytes);
-    const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'ams-import-'));
+    const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), `${SPOOL_PREFIX}${process.pid}-`));
     const file = path.join(dir, `${crypto.randomUUID()}.ndjson`);
     let job: ImportJobRow;
     try {
@@ -135,6 +162,9 @@ export class ImportJobs implements ImportJobsPort {
    */
   startSweeping(): void {
     if (this.sweeper) return;
+    void removeOrphanSpools()
+      .then((gone) => gone.length && this.deps.logger.info('removed the import spools of stopped processes', { spools: gone }))
+      .catch((err: Error) => this.deps.logger.warn('could not look for stale import spools', { error: err.message }));
     // One sweep at a time; close waits for the one under way.
     const run = () => {
       this.sweep ??= this.sweepOnce().finally(() => (this.sweep = undefined));

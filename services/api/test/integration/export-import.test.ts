@@ -1,4 +1,9 @@
+import fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { removeOrphanSpools } from '@ams/portability';
 import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp } from '@ams/testing';
 
 type Rec = Record<string, unknown> & { type: string };
@@ -326,6 +331,45 @@ describe('export and import', () => {
     } finally {
       await small.close();
     }
+  });
+
+  describe('the upload spool', () => {
+    // This process's temporary directory, for these cases alone: what an import leaves there is the import's.
+    let spoolRoot: string;
+    let saved: string | undefined;
+    beforeAll(() => {
+      saved = process.env.TMPDIR;
+      spoolRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'spool-check-'));
+      process.env.TMPDIR = spoolRoot;
+    });
+    afterAll(() => {
+      process.env.TMPDIR = saved;
+      if (saved === undefined) delete process.env.TMPDIR;
+      fs.rmSync(spoolRoot, { recursive: true, force: true });
+    });
+    const leftovers = () => fs.readdirSync(spoolRoot);
+
+    it('is deleted when an import finishes, fails on a broken body, or is refused', async () => {
+      expect((await importInto(a.key, [{ type: 'header', format: 'ams-export', version: 1 }])).status).toBe(200);
+      expect(leftovers()).toEqual([]);
+      // 28 bytes: one unfinished JSON line.
+      const broken = await t.request().post('/v1/import').set(bearer(a.key)).set('Content-Type', 'application/x-ndjson').send('{"type":"memory","content":');
+      if (broken.status === 202) await t.ctx.imports!.settled(broken.body.id);
+      expect(leftovers()).toEqual([]);
+      expectError(await t.request().post('/v1/import?on_conflict=nonsense').set(bearer(a.key)).set('Content-Type', 'application/x-ndjson').send('{}\n'), 422, 'validation_error');
+      expect(leftovers()).toEqual([]);
+    });
+
+    it("of a killed process is deleted by the next process to start; a live process's is kept", async () => {
+      const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+      fs.mkdirSync(path.join(spoolRoot, `ams-import-${dead}-abc123`));
+      fs.writeFileSync(path.join(spoolRoot, `ams-import-${dead}-abc123`, 'upload.ndjson'), '{}\n');
+      fs.mkdirSync(path.join(spoolRoot, `ams-import-${process.ppid}-def456`));
+      fs.mkdirSync(path.join(spoolRoot, 'unrelated'));
+      expect(await removeOrphanSpools(spoolRoot)).toEqual([`ams-import-${dead}-abc123`]);
+      expect(leftovers().sort()).toEqual([`ams-import-${process.ppid}-def456`, 'unrelated']);
+      for (const name of leftovers()) fs.rmSync(path.join(spoolRoot, name), { recursive: true });
+    });
   });
 
   it('needs an admin key and valid parameters', async () => {
