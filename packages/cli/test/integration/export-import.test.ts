@@ -82,6 +82,8 @@ describe('ams export and ams import', () => {
     const human = await ams(['--url', url, '--key', target.key, 'import', file, '--on-conflict', 'overwrite']);
     expect(human.code).toBe(4);
     expect(human.stdout).toMatch(/^imported 3 lines/m);
+    // Sizes and rates rounded: whole bytes, or one decimal of a larger unit.
+    expect(human.stdout).toMatch(/\b\d+ B sent at (\d+ B|\d+\.\d (KB|MB|GB))\/s\b/);
     expect(human.stdout).toMatch(/^failed lines: 2$/m);
     expect(human.stdout).toMatch(/^records: 3 read, 1 stored, 0 skipped, 2 failed$/m);
     expect(human.stdout).toMatch(/^ {2}line 2: /m);
