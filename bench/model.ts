@@ -60,18 +60,25 @@ export async function batchedRate(embedder: Embedder, texts: string[], size: num
 
 /**
  * Model vectors of the corpus' first documents, cached in .cache/bench and extended by each run
- * for up to `budgetSeconds` (length-sorted batches: the fastest way through the bare model).
+ * for up to `budgetSeconds` (length-sorted batches: the fastest way through the bare model). An
+ * empty bank is always given its first MIN_BANKED vectors, whatever the budget: the jittered
+ * vectors of the rest are copies of banked ones.
  */
+export const MIN_BANKED = 256;
+
 export class VectorBank {
   private readonly file: string;
+  private readonly cacheDir: string;
   private vectors: Float32Array[] = [];
 
   constructor(
-    private readonly embedder: TransformersEmbedder,
+    private readonly embedder: Pick<TransformersEmbedder, 'model' | 'embed'>,
     corpusKey: string,
     private readonly dims = 384,
+    cacheDir = BENCH_CACHE_DIR,
   ) {
-    this.file = path.join(BENCH_CACHE_DIR, `vectors-${embedder.model.replace(/\W+/g, '_')}-${corpusKey}.f32`);
+    this.cacheDir = cacheDir;
+    this.file = path.join(cacheDir, `vectors-${embedder.model.replace(/\W+/g, '_')}-${corpusKey}.f32`);
     if (fs.existsSync(this.file)) {
       const buf = fs.readFileSync(this.file);
       const all = new Float32Array(buf.buffer, buf.byteOffset, Math.floor(buf.length / 4 / dims) * dims);
@@ -83,14 +90,16 @@ export class VectorBank {
     return this.vectors.length;
   }
 
-  /** Embeds docs[size .. want) until done or the budget is spent; returns how many were added. */
+  /** Embeds docs[size .. want) until done or the budget is spent (MIN_BANKED first in any case); returns how many were added. */
   async extend(docs: string[], want: number, budgetSeconds: number, batchSize: number): Promise<number> {
     const deadline = performance.now() + budgetSeconds * 1000;
+    const floor = Math.min(want, docs.length, MIN_BANKED);
     const before = this.size;
-    fs.mkdirSync(BENCH_CACHE_DIR, { recursive: true });
-    while (this.size < want && performance.now() < deadline) {
+    fs.mkdirSync(this.cacheDir, { recursive: true });
+    while (this.size < want && (this.size < floor || performance.now() < deadline)) {
       const start = this.size;
       const chunk = docs.slice(start, Math.min(want, start + batchSize * 8)).map((text, i) => ({ text, i: start + i }));
+      if (chunk.length === 0) break;
       chunk.sort((a, b) => a.text.length - b.text.length);
       const out = new Array<Float32Array>(chunk.length);
       for (let i = 0; i < chunk.length; i += batchSize) {
@@ -110,6 +119,7 @@ export class VectorBank {
    */
   vector(i: number): { vector: Float32Array; source: 'model' | 'jittered' } {
     if (i < this.size) return { vector: this.vectors[i]!, source: 'model' };
+    if (this.size === 0) throw new Error('The vector bank is empty: extend() it first (it banks MIN_BANKED vectors whatever the budget)');
     const rand = prng(i + 1);
     const base = this.vectors[i % this.size]!;
     const v = new Float32Array(this.dims);
