@@ -21,7 +21,8 @@ import readline from 'node:readline';
 import { createLogger, loadConfig } from '@ams/core';
 import { accountsRepository, createDatabase, createPostgresDatabase, dropPostgresDatabase, migrateLatest, type Database } from '@ams/db';
 import { LexicalEmbedder } from '@ams/embeddings';
-import { connectRedis, createApp, issueApiKey, searchHelpers, startReadRouting, type AppContext, type RedisConnection } from '@ams/api';
+import { createApp, importRecordRules, issueApiKey } from '@ams/api';
+import { connectRedis, start, startReadRouting, type RedisConnection } from '@ams/runtime';
 import { ms, times } from './report';
 import { ADMIN_URL, arg, percentiles, prng, sentence } from './support';
 
@@ -80,10 +81,8 @@ async function serveChild(): Promise<void> {
   const logger = createLogger('bench', config);
   const db = await createDatabase(config);
   const redis = connectRedis(REDIS_URL, logger);
-  const ctx: AppContext = { config, logger, db, embedder: new LexicalEmbedder(), redis, ...searchHelpers(db.knex, logger) };
-  ctx.readRouting = await startReadRouting(config, db, redis, logger);
-  const app = createApp(ctx);
-  const server = app.listen(0, '127.0.0.1');
+  const { ctx } = await start('api', config, { standalone: false, importRules: importRecordRules, db, redis, embedder: new LexicalEmbedder(), work: { embedding: false, webhooks: false } });
+  const server = createApp(ctx).app.listen(0, '127.0.0.1');
   server.keepAliveTimeout = 120_000;
   await new Promise((r) => server.once('listening', r));
   process.stdout.write(JSON.stringify({ base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }) + '\n');
@@ -170,7 +169,6 @@ async function main(): Promise<void> {
   try {
     await migrateLatest(db.knex);
     redis = connectRedis(REDIS_URL, logger);
-    const primaryOnly: AppContext = { config, logger, db, embedder: new LexicalEmbedder(), redis, ...searchHelpers(db.knex, logger) };
     // This process's own view of the replica: the seed's arrival, and the checks timed alone.
     const readRouting = await startReadRouting(replicaConfig, db, redis, logger);
     // The new database reaches the replica by replay: its first checks may find it missing.
@@ -183,7 +181,7 @@ async function main(): Promise<void> {
     served.push(b);
 
     const account = (await accountsRepository.insert(db.knex, { email: `${name}@bench.local`, passwordHash: null }))!;
-    const issue = (scopes: Array<'read' | 'write'>) => issueApiKey(primaryOnly, account.id, { name: 'bench', scopes }).then((k) => k.key);
+    const issue = (scopes: Array<'read' | 'write'>) => issueApiKey({ db }, account.id, { name: 'bench', scopes }).then((k) => k.key);
     const keys = { writer: await Promise.all(Array.from({ length: writers }, () => issue(['read', 'write']))), searcher: await Promise.all(Array.from({ length: searchers }, () => issue(['read']))) };
     const rand = prng(7);
     process.stdout.write(`seeding ${memories} memories…\n`);

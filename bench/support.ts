@@ -7,7 +7,8 @@ import path from 'node:path';
 import { createLogger, loadConfig } from '@ams/core';
 import { accountsRepository, createDatabase, createPostgresDatabase, dropPostgresDatabase, migrateLatest, Database } from '@ams/db';
 import { LexicalEmbedder, Embedder } from '@ams/embeddings';
-import { type AppContext, connectRedis, createApp, createIngestion, issueApiKey, searchHelpers } from '@ams/api';
+import { type AppContext, createApp, importRecordRules, issueApiKey } from '@ams/api';
+import { connectRedis, start } from '@ams/runtime';
 
 export const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -57,7 +58,8 @@ export interface BenchServer {
  * The real API on a loopback port, over a throwaway database dropped on close. With `redisUrl`,
  * split mode: v2 creates are queued (under a fresh key prefix) for worker processes. With
  * `embedded`, PGlite in a temporary directory and the in-process embedding worker (`npm start`'s mode).
- * `instrument` sees the context before the app is built (the profiler wraps the embedder and Redis).
+ * `instrument` sees the context before the app is built (the profiler wraps the embedder and Redis
+ * its requests use).
  * `inProcessModel`: the bench runs the bare model (and bare SQL) in this process too, on the
  * server's model thread and event loop between its requests; overload shedding (event-loop delay,
  * deadline) could then refuse the bench's own requests, so it is off (bench:load keeps it: shedding
@@ -86,12 +88,12 @@ export async function startBenchServer(
   await migrateLatest(db.knex);
   const logger = createLogger('bench', config);
   const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined;
-  const ctx: AppContext = { config, logger, db, embedder, redis, ...searchHelpers(db.knex, logger) };
+  // The process as server.ts starts it, on the bench's database, Redis and model; deliveries stay in the outbox.
+  const started = await start('api', config, { standalone: false, importRules: importRecordRules, db, redis: redis ?? null, embedder, work: { webhooks: false } });
+  const ctx = started.ctx;
   opts.instrument?.(ctx);
-  const ingestion = createIngestion(config, { db, logger, embedder: ctx.embedder, redis });
-  ctx.ingestion = ingestion;
-  const app = createApp(ctx);
-  const server = app.listen(0, '127.0.0.1');
+  const api = createApp(ctx);
+  const server = api.app.listen(0, '127.0.0.1');
   // Bench loops pause between requests (exact scans, model calls) longer than Node's 5 s default.
   server.keepAliveTimeout = 120_000;
   await new Promise((r) => server.once('listening', r));
@@ -107,13 +109,12 @@ export async function startBenchServer(
     async close() {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
-      await ingestion.close();
+      await api.close();
+      await started.stop();
       if (redis?.isReady()) {
         for await (const k of redis.client.scanIterator({ MATCH: `${dbName}:*`, COUNT: 500 })) await redis.client.del(k);
       }
       await redis?.close();
-      await ctx.commonWords.close();
-      await ctx.searches.written();
       await db.close();
       if (url) await dropPostgresDatabase(ADMIN_URL, dbName);
       if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });

@@ -4,8 +4,8 @@ import { createLogger, loadConfig, Config, type Logger } from '@ams/core';
 import { accountsRepository, createDatabase, Database } from '@ams/db';
 import { Embedder, LexicalEmbedder } from '@ams/embeddings';
 import type { Registry } from 'prom-client';
-import { apiMetrics, closeApp, connectRedis, createApp, createIngestion, issueApiKey, searchHelpers, startReadRouting, type AppContext, type RedisConnection, type Scope } from '@ams/api';
-import { modelLoader } from '@ams/ingestion';
+import { createApp, importRecordRules, issueApiKey, type AppContext, type Scope } from '@ams/api';
+import { connectRedis, start, type RedisConnection } from '@ams/runtime';
 import { waitFor } from './wait';
 import { createTestPglite } from './test-pglite';
 import { withConformanceChecks } from './openapi-conformance';
@@ -89,41 +89,33 @@ export async function createTestApp(
     await waitFor(() => redis.isReady() || failed, 3000).catch(() => undefined);
     redis.client.off('error', onError);
   }
-  // The lexical embedder: deterministic and instant; the transformers path has tests of its own.
-  const embedder = opts.embedder ?? new LexicalEmbedder();
-  const ctx: AppContext = {
-    config,
-    logger,
+  // The process as server.ts builds it, on the test's database and Redis, with the lexical embedder
+  // (deterministic and instant; the transformers path has tests of its own). With `ingestion`, v2
+  // creates go to the embedding worker (queue or in-process, by config); webhook deliveries stay in
+  // the outbox for the tests to read. DATABASE_REPLICA_URLS in `env`: reads served by replicas.
+  const started = await start('api', config, {
+    standalone: false,
+    importRules: importRecordRules,
     db,
-    redis,
-    embedder,
-    ...searchHelpers(db.knex, logger),
-    models: modelLoader(config, [embedder]),
-    metrics: apiMetrics(db.knex, opts.metricsRegistry),
-    // DATABASE_REPLICA_URLS in `env`: reads served by replicas (read-replicas*.test.ts).
-    readRouting: await startReadRouting(config, db, redis, logger),
-  };
-  // With `ingestion`, v2 creates go to the embedding worker as in server.ts (queue or in-process, by config).
-  const ingestion = opts.ingestion ? createIngestion(config, ctx) : undefined;
-  ctx.ingestion = ingestion;
-  ctx.reembedRunner = ingestion?.reembedRunner;
+    redis: redis ?? null,
+    embedder: opts.embedder ?? new LexicalEmbedder(),
+    registry: opts.metricsRegistry,
+    work: { embedding: opts.ingestion ?? false, webhooks: false },
+  });
+  const ctx = started.ctx;
   // Every response of every integration test is checked against the OpenAPI document.
   const api = createApp(ctx);
-  const { app, violations } = withConformanceChecks(api);
+  const { app, violations } = withConformanceChecks(api.app);
   return {
     app,
-    api,
+    api: api.app,
     ctx,
     request: () => supertest.agent(app),
     async close() {
       // The app's timers (load gauge, rate limiters): left running, they would keep this app, and its test file's modules, alive.
-      await closeApp(api);
-      await ctx.imports?.close();
-      await ingestion?.close();
+      await api.close();
+      await started.stop();
       if (!opts.redis) await redis?.close();
-      await ctx.readRouting?.close();
-      await ctx.commonWords.close();
-      await ctx.searches.written();
       if (owned) await db.close();
       if (violations.length) throw new Error(`responses that do not match the OpenAPI document:\n${[...new Set(violations)].join('\n')}`);
     },

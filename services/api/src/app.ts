@@ -1,5 +1,4 @@
 import express, { type Express } from 'express';
-import { ImportJobs } from '@ams/portability';
 import type { AppContext } from './context';
 import { identifyCaller, requireAuth } from './middleware/authenticate';
 import { backpressure, LoadGauge } from './middleware/backpressure';
@@ -11,7 +10,6 @@ import { requestId } from './middleware/request-id';
 import { requestLogger } from './middleware/request-logger';
 import { requestMetrics } from './middleware/request-metrics';
 import { limitHeaderCount, requireHostHeader } from './middleware/request-headers';
-import { apiMetrics } from './lib/api-metrics';
 import { fenceWrites, routeRead } from './middleware/route-reads';
 import { replicaMetrics } from './lib/replica-metrics';
 import { safeUrl } from './middleware/safe-input';
@@ -32,7 +30,6 @@ import { entitiesRouter } from './routes/entities/entities.router';
 import { exportRouter } from './routes/export/export.router';
 import { healthRouter } from './routes/health/health.router';
 import { importRouter } from './routes/import/import.router';
-import { importJobsDeps } from './domain-deps';
 import { ingestionRouter } from './routes/ingestion/ingestion.router';
 import { memoriesRouter } from './routes/memories/memories.router';
 import { metricsRouter } from './routes/metrics/metrics.router';
@@ -52,28 +49,24 @@ import { webhooksRouter } from './routes/webhooks/webhooks.router';
 export const BODY_LIMIT = '1mb';
 export const BATCH_BODY_LIMIT = '10mb';
 
-/** What each app started that runs on its own: the load gauge's sampler, the rate limiters' sweeps and census. */
-const closers = new WeakMap<Express, () => Promise<void>>();
-
-/**
- * Stops what createApp started (not the context's database, Redis or workers: their owner closes
- * those). Left running, those timers would keep the app, and a test file's whole module graph, alive.
- */
-export async function closeApp(app: Express): Promise<void> {
-  await closers.get(app)?.();
-  closers.delete(app);
+export interface ApiApp {
+  app: Express;
+  /**
+   * Stops what the app started on its own (the load gauge's sampler, the rate limiters' sweeps and
+   * census), not the context's database, Redis or workers: their owner closes those. Left running,
+   * those timers would keep the app, and a test file's whole module graph, alive.
+   */
+  close(): Promise<void>;
 }
 
-/** Builds the Express app without listening: server.ts listens, tests mount it with supertest. */
-export function createApp(ctx: AppContext): Express {
+/** Builds the Express app without listening: http-server.ts listens, tests mount it with supertest. */
+export function createApp(ctx: AppContext): ApiApp {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', ctx.config.trustProxy);
   app.set('query parser', 'simple');
 
   const limits = { redis: ctx.redis, keyPrefix: ctx.config.redisKeyPrefix, logger: ctx.logger };
-  ctx.metrics ??= apiMetrics(ctx.db.knex);
-  ctx.imports ??= new ImportJobs(importJobsDeps(ctx));
   app.use(requestMetrics(ctx.metrics), requestId, requestLogger(ctx.logger), limitHeaderCount, requireHostHeader);
   // app.locals.load: what the process carries now (tests and diagnostics read it).
   const load = new LoadGauge(ctx);
@@ -89,10 +82,10 @@ export function createApp(ctx: AppContext): Express {
   app.use(identifyCaller(ctx));
   const apiLimiter = apiRateLimit(ctx.config.rateLimit.perMinute, ctx.config.rateLimit.unauthenticatedPerMinute, limits);
   const registerLimiter = registerRateLimit(ctx.config.rateLimit.registerPerMinute, limits);
-  closers.set(app, async () => {
+  const close = async () => {
     load.close();
     await Promise.all([apiLimiter.close(), registerLimiter.close()]);
-  });
+  };
   app.use(apiLimiter);
   app.use(answerOptions(app));
 
@@ -139,5 +132,5 @@ export function createApp(ctx: AppContext): Express {
 
   app.use(notFoundRoute);
   app.use(errorHandler(ctx.logger));
-  return app;
+  return { app, close };
 }

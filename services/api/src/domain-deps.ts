@@ -1,11 +1,9 @@
 import type { KeyCheckDeps } from '@ams/accounts';
 import { secretBoxFor } from '@ams/core';
-import type { ImportJobsDeps } from '@ams/portability';
 import type { RetieringDeps } from '@ams/memories';
 import type { ReembedDeps } from '@ams/vectors';
 import type { WebhookDeps } from '@ams/webhooks';
 import type { AppContext } from './context';
-import { importRecordRules } from './routes/import/import-record-rules';
 
 // Each domain package takes only what its rules use; these cut that out of the process's context.
 // Reads that stop with their request take requestResources (memory-deps.ts) instead of `store`.
@@ -31,15 +29,6 @@ export const reembedDeps = (ctx: AppContext): ReembedDeps => ({
   defaultModel: ctx.config.embedding.model,
   models: ctx.models,
   reembedRunner: ctx.reembedRunner,
-});
-
-/** The process's import jobs: each line judged by the API's record schemas. */
-export const importJobsDeps = (ctx: AppContext): ImportJobsDeps => ({
-  ...store(ctx),
-  logger: ctx.logger,
-  rules: importRecordRules,
-  maxBytes: ctx.config.importMaxBytes,
-  staleAfterMs: ctx.config.importStaleAfterMs,
 });
 
 /** Re-tiering's settings, moves and runs on request. */

@@ -1,13 +1,10 @@
-/** What other workspaces may use of the API service: today only @ams/testing (the test app) and the benches. */
-export { closeApp, createApp } from './app';
-export { apiMetrics, type ApiMetrics } from './lib/api-metrics';
+/** What other workspaces may use of the API service: @ams/testing (the test app) and the benches. */
+export { createApp, type ApiApp } from './app';
 export type { AppContext } from './context';
-export { createIngestion, type Ingestion } from './lib/ingestion';
-export { connectRedis, type RedisConnection } from './lib/redis';
-export { startReadRouting, type ReadRouting } from './lib/read-routing';
 export type { Scope } from '@ams/accounts';
 export { issueApiKey } from './issue-api-key';
-export { searchHelpers } from './search-helpers';
+export { importRecordRules } from './routes/import/import-record-rules';
+export { serveApi } from './serve-api';
 export { ROUTE_DOCS } from './openapi/all-route-docs';
 export { documentOf } from './openapi/openapi.router';
 export { validationTrace } from './openapi/validation-trace';

@@ -19,7 +19,7 @@ function stopsWith(embedder: Embedder, signal: AbortSignal): Embedder {
 
 /**
  * The database and embedder one request works with: for a read, its reader (a replica, or the
- * primary: lib/read-routing.ts) bound to the request's signal, so when its client goes away or its
+ * primary: @ams/runtime's read-routing.ts) bound to the request's signal, so when its client goes away or its
  * deadline passes the running query is cancelled and the steps left (query embedding, hydration)
  * are skipped. Writes get the primary and the plain embedder, and always finish. What a read
  * causes (a search's record) is written by the process's SearchRecorder, on the primary.

@@ -2,7 +2,7 @@ import { VERSION } from '@ams/core';
 import { pingDatabase } from '@ams/db';
 import { openReembedProgress } from '@ams/vectors';
 import type { AppContext } from '../context';
-import { pingRedis } from './redis';
+import { pingRedis } from '@ams/runtime';
 
 const API_VERSION = 'v1';
 

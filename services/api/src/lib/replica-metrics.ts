@@ -1,6 +1,6 @@
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { ReplicaState } from '@ams/db';
-import type { ReadRoute, ReadRouting } from './read-routing';
+import type { ReadRoute, ReadRouting } from '@ams/runtime';
 
 const STATES: ReplicaState[] = ['starting', 'up', 'lagging', 'down', 'not_a_standby'];
 

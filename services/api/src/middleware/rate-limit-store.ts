@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { MemoryStore, Store, Options, ClientRateLimitInfo } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
 import { withTimeout, type Logger } from '@ams/core';
-import type { RedisConnection } from '../lib/redis';
+import type { RedisConnection } from '@ams/runtime';
 
 const REDIS_RETRY_MS = 5_000;
 /** A Redis that answers nothing (paused, swapping) must not hold requests: past this, count in process. */

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { rateLimit, ipKeyGenerator } from 'express-rate-limit';
 import { ApiError, Logger } from '@ams/core';
-import type { RedisConnection } from '../lib/redis';
+import type { RedisConnection } from '@ams/runtime';
 import { censusFor, ResilientStore } from './rate-limit-store';
 
 const WINDOW_MS = 60_000;

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { type ApiMetrics, UNMATCHED_ROUTE } from '../lib/api-metrics';
+import { type ApiMetrics, UNMATCHED_ROUTE } from '@ams/metrics';
 
 /**
  * Counts and times every request by the pattern of the route that answered it (routers are

@@ -1,8 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Knex } from '@ams/db';
 import type { AppContext } from '../context';
-import type { ReadRoute } from '../lib/read-routing';
-import { EVERYTHING } from '../lib/write-fences';
+import { EVERYTHING, type ReadRoute } from '@ams/runtime';
 import { isReadRequest } from './backpressure';
 
 const readers = new WeakMap<Request, Knex>();

@@ -21,8 +21,8 @@ export function describeOnlyApp(): Express {
   // Admission reads the driver and the load gauge looks for a connection pool to watch when the
   // app is made: a server database's driver, a client without a pool.
   const db = unavailable({ driver: 'postgres', knex: unavailable({ client: {} }) });
-  const ctx = { config, logger: createLogger('api', config), db, embedder: unavailable() } as unknown as AppContext;
-  return createApp(ctx);
+  const ctx = { config, logger: createLogger('api', config), db, embedder: unavailable(), metrics: unavailable(), imports: unavailable() } as unknown as AppContext;
+  return createApp(ctx).app;
 }
 
 /** The OpenAPI document of the API, with the parity findings. */

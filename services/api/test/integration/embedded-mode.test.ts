@@ -1,16 +1,16 @@
 import { createPgliteDatabase, migrateLatest, pendingMigrations } from '@ams/db';
 import { bootstrapAdminKey } from '@ams/accounts';
-import { createIngestion } from '../../src/lib/ingestion';
 import { bearer, createTestApp, waitFor } from '@ams/testing';
 
 /** Smoke test of the zero-setup default: PGlite + pgvector, no PostgreSQL server, no Redis. */
 describe('embedded mode (PGlite)', () => {
   it('migrates, bootstraps one admin key, registers, reports health, and runs v2 through the in-process worker', async () => {
     const db = await createPgliteDatabase('memory://');
-    const t = await createTestApp({ DATABASE_URL: undefined, REDIS_URL: undefined }, { db, redis: null });
+    await migrateLatest(db.knex);
+    expect(await pendingMigrations(db.knex)).toEqual([]);
+    // The in-process embedding worker, as npm start runs it.
+    const t = await createTestApp({ DATABASE_URL: undefined, REDIS_URL: undefined }, { db, redis: null, ingestion: true });
     try {
-      await migrateLatest(db.knex);
-      expect(await pendingMigrations(db.knex)).toEqual([]);
       expect(t.ctx.config.mode).toBe('embedded');
 
       const key = await bootstrapAdminKey({ db: t.ctx.db.knex });
@@ -27,9 +27,7 @@ describe('embedded mode (PGlite)', () => {
       expect(vec.rows[0].d).toBeCloseTo(1);
 
       // v2 through the in-process worker, dedup included, on the same SQL as PostgreSQL.
-      const ingestion = createIngestion(t.ctx.config, t.ctx);
-      t.ctx.ingestion = ingestion;
-      try {
+      {
         const v2 = (body: object) => t.request().post('/v2/memories').set(bearer(reg.body.api_key)).send({ agent_id: 'emb', ...body });
         const first = await v2({ content: 'pglite embeds this asynchronously', webhook_url: 'https://hooks.example.com/x' });
         expect(first.body).toMatchObject({ status: 'pending', job_id: first.body.id });
@@ -40,8 +38,6 @@ describe('embedded mode (PGlite)', () => {
         expect((await status(second.body.id)).body.duplicate_of).toBe(first.body.id);
         const search = await t.request().post('/v1/memories/search').set(bearer(reg.body.api_key)).send({ query: 'pglite asynchronously' });
         expect(search.body.data.map((d: { memory: { id: string } }) => d.memory.id)).toEqual([first.body.id]);
-      } finally {
-        await ingestion.close();
       }
 
       // v1 dedup takes the same per-agent advisory lock, inside its transaction, on PGlite too.

@@ -1,6 +1,6 @@
 import { createLogger, loadConfig } from '@ams/core';
-import { connectRedis, type RedisConnection } from '../../src/lib/redis';
-import { WriteFences } from '../../src/lib/write-fences';
+import { connectRedis, type RedisConnection } from '@ams/runtime';
+import { WriteFences } from '@ams/runtime';
 import { freePort, waitFor } from '@ams/testing';
 
 /** Read-your-writes fences in Redis: what one API process records, every other sees. */

@@ -1,6 +1,6 @@
 import type { Logger } from '@ams/core';
 import type { Options } from 'express-rate-limit';
-import type { RedisConnection } from '../../src/lib/redis';
+import type { RedisConnection } from '@ams/runtime';
 import { ProcessCensus, ResilientStore } from '../../src/middleware/rate-limit-store';
 
 /**

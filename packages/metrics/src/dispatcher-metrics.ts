@@ -1,6 +1,7 @@
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { Knex } from '@ams/db';
-import { webhookDeliveryMetrics, webhookOutboxGauges } from '@ams/metrics';
+import { webhookDeliveryMetrics } from './webhook-delivery-metrics';
+import { webhookOutboxGauges } from './webhook-outbox-gauges';
 import type { AttemptObservation } from '@ams/webhooks';
 
 export interface DispatcherMetrics {

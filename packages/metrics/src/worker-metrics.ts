@@ -1,6 +1,7 @@
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { embeddingBatchesRepository, type Knex } from '@ams/db';
-import { embeddingBatchMetrics, embeddingQueueGauges } from '@ams/metrics';
+import { embeddingBatchMetrics } from './embedding-batch-metrics';
+import { embeddingQueueGauges } from './embedding-queue-gauges';
 import { BatchResult, busyRate, EmbeddingWorker } from '@ams/ingestion';
 
 export interface WorkerMetrics {

@@ -1,6 +1,6 @@
 import { Counter, Histogram, Registry } from 'prom-client';
 import type { Knex } from '@ams/db';
-import { embeddingQueueGauges } from '@ams/metrics';
+import { embeddingQueueGauges } from './embedding-queue-gauges';
 
 /** The route label of a request no route matched (404s, the console's static files). */
 export const UNMATCHED_ROUTE = '(unmatched)';
