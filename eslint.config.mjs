@@ -17,4 +17,11 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   { files: ['**/cli/**', 'bench/**', 'infra/**', '**/scripts/**'], rules: { 'no-console': 'off' } },
+  // A promise nobody awaits fails silently: in the services' code each is awaited, returned, or marked `void` (a detached task that handles its own errors).
+  {
+    files: ['packages/*/src/**/*.ts', 'services/*/src/**/*.ts'],
+    ignores: ['packages/client/src/generated/**'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error' },
+  },
 );

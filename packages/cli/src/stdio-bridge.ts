@@ -15,6 +15,6 @@ export async function runStdioBridge(url: string, key: string, version: string):
   server.setRequestHandler(ListToolsRequestSchema, (req) => upstream.listTools(req.params));
   server.setRequestHandler(CallToolRequestSchema, (req) => upstream.callTool(req.params));
   const transport = new StdioServerTransport();
-  transport.onclose = () => void upstream.close();
+  transport.onclose = () => void upstream.close().catch(() => undefined);
   await server.connect(transport);
 }

@@ -8,3 +8,4 @@ export * from './async';
 export * from './secret-box';
 export * from './ids';
 export * from './config-reference';
+export * from './periodic';

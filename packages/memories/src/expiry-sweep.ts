@@ -1,4 +1,4 @@
-import type { Logger } from '@ams/core';
+import { periodic, type Logger, type PeriodicTask } from '@ams/core';
 import { Db, memoryExpiryRepository, memoryVersionsRepository } from '@ams/db';
 import type { Dispatch } from './deps';
 import { dispatchAfterCommit, memoryEventData, recordEvents } from './events';
@@ -30,8 +30,7 @@ const MAX_BATCHES = 20;
  * (excludeExpired). Bounded batches keep each transaction short; several sweepers share the work.
  */
 export class MemoryLifecycleSweep {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
+  private task?: PeriodicTask;
 
   constructor(
     private readonly deps: LifecycleDeps,
@@ -40,21 +39,12 @@ export class MemoryLifecycleSweep {
 
   /** Sweeps at once, then on the interval. */
   start(): void {
-    this.timer = setInterval(() => void this.tick(), this.settings.sweepIntervalMs);
-    void this.tick();
+    this.task ??= periodic({ name: 'memory lifecycle sweep', intervalMs: this.settings.sweepIntervalMs, logger: this.deps.logger }, () => this.sweep());
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running?.catch(() => undefined);
-  }
-
-  private tick(): Promise<unknown> {
-    this.running ??= this.sweep()
-      .catch((err: Error) => this.deps.logger.warn('memory lifecycle sweep failed; the next one tries again', { error: err.message }))
-      .finally(() => (this.running = undefined));
-    return this.running;
+    await this.task?.stop();
+    this.task = undefined;
   }
 
   /** One pass: expiry, then history retention. */

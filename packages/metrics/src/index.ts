@@ -6,3 +6,4 @@ export { embeddingBatchMetrics } from './embedding-batch-metrics';
 export { apiMetrics, UNMATCHED_ROUTE, type ApiMetrics } from './api-metrics';
 export { workerMetrics, type WorkerMetrics } from './worker-metrics';
 export { dispatcherMetrics, type DispatcherMetrics } from './dispatcher-metrics';
+export { periodicMetrics } from './periodic-metrics';

@@ -1,6 +1,6 @@
 import { createLogger, requireSplitMode, secretBoxFor, type Config, type Logger } from '@ams/core';
 import { createDatabase, migrateLatest, sealWebhookSecrets, type Database } from '@ams/db';
-import { embeddingBatchMetrics, apiMetrics, dispatcherMetrics, workerMetrics } from '@ams/metrics';
+import { apiMetrics, dispatcherMetrics, embeddingBatchMetrics, periodicMetrics, workerMetrics } from '@ams/metrics';
 import { ImportJobs, type RecordRules } from '@ams/portability';
 import { createWebhookQueue, dispatcherSettings, OutboxReconciler, queuedRetries, WebhookDispatcher } from '@ams/webhooks';
 import type { Embedder } from '@ams/embeddings';
@@ -91,7 +91,10 @@ async function startApi(config: Config, opts: StartOptions): Promise<Started<Api
 
   // One registry for the whole process: the API's metrics, the query cache's, the in-process workers' and Node's own.
   const registry = opts.registry ?? new Registry();
-  if (standalone && !opts.registry) collectDefaultMetrics({ register: registry, prefix: 'ams_api_' });
+  if (standalone && !opts.registry) {
+    collectDefaultMetrics({ register: registry, prefix: 'ams_api_' });
+    periodicMetrics(registry);
+  }
   const { embedder, models } = await embedderStack(config, { db, logger }, { queryCache: { registry }, given: opts.embedder });
   const webhooks = opts.work?.webhooks === false ? undefined : webhookDispatch(config, db, logger, registry);
   const dispatch = webhooks?.dispatch;
@@ -162,6 +165,7 @@ async function startEmbeddingWorker(config: Config): Promise<Started> {
   const metrics = workerMetrics(db.knex, () => work.worker);
   const work = queuedEmbedding(config, { db, logger, embedder, models, dispatch: enqueueDeliveries(webhooks), onBatch: (batch) => metrics.observeBatch(batch) });
   const { concurrency, batchSize, batchWaitMs, metricsPort } = config.embeddingWorker;
+  periodicMetrics(metrics.registry);
   const server = listenMetrics(metrics.registry, metricsPort, config.host, logger);
   logger.info('embedding worker started', { model: embedder.model, concurrency, batch_size: batchSize, batch_wait_ms: batchWaitMs });
   return {
@@ -192,6 +196,7 @@ async function startWebhookDispatcher(config: Config): Promise<Started> {
   const reconciler = new OutboxReconciler(dispatcher, settings.reconcileIntervalMs, logger);
   queue.process(settings.concurrency, (job) => dispatcher.deliver(job.accountId, job.deliveryId));
   await reconciler.start();
+  periodicMetrics(metrics.registry);
   const server = listenMetrics(metrics.registry, config.webhooks.metricsPort, config.host, logger);
   logger.info('webhook dispatcher started', {
     concurrency: settings.concurrency,
@@ -205,7 +210,7 @@ async function startWebhookDispatcher(config: Config): Promise<Started> {
     logger,
     async stop() {
       logger.info('draining', { in_flight: dispatcher.inFlight });
-      reconciler.stop();
+      await reconciler.stop();
       // The queue stops taking jobs at once; both wait for the attempts already running.
       await Promise.all([dispatcher.stop(DRAIN_MS), queue.close(DRAIN_MS + 1_000)]);
       server?.close();

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { withTimeout, type Logger } from '@ams/core';
+import { periodic, withTimeout, type Logger, type PeriodicTask } from '@ams/core';
 import type { DriverFeatures } from '../driver-features';
 import { createPostgresKnex } from '../knex';
 import { replicationRepository } from '../repositories/replication.repository';
@@ -105,10 +105,8 @@ export class ReplicaSet {
   private readonly primaryCheck: Knex;
   private samples: Sample[] = [];
   private layout?: WalLayout;
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  private checks?: PeriodicTask;
   private next = 0;
-  private closed = false;
 
   constructor(
     private readonly primary: Knex,
@@ -129,19 +127,14 @@ export class ReplicaSet {
 
   /** Checks now, then every checkIntervalMs; resolves after the first check. */
   async start(): Promise<void> {
-    await this.checkNow();
-    const tick = () => {
-      if (this.closed) return;
-      this.timer = setTimeout(() => void this.checkNow().finally(tick), this.opts.checkIntervalMs);
-      this.timer.unref();
-    };
-    tick();
+    const logger = this.opts.logger ?? { warn: () => undefined };
+    this.checks ??= periodic({ name: 'read replica check', intervalMs: this.opts.checkIntervalMs, logger, runAtStart: false }, () => this.check());
+    await this.checks.runNow();
   }
 
-  /** One round of checks (one at a time: a round started while one runs waits for it). */
+  /** One round of checks (one at a time: a round asked for while one runs waits for it). */
   checkNow(): Promise<void> {
-    this.running ??= this.check().finally(() => (this.running = undefined));
-    return this.running;
+    return this.checks?.runNow() ?? this.check();
   }
 
   private async check(): Promise<void> {
@@ -254,9 +247,7 @@ export class ReplicaSet {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await this.checks?.stop();
     await Promise.all([this.primaryCheck.destroy(), ...this.replicas.flatMap((r) => [r.knex.destroy(), r.check.destroy()])]);
   }
 }

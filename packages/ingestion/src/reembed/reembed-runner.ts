@@ -1,5 +1,5 @@
 import os from 'node:os';
-import type { Config, Logger } from '@ams/core';
+import { periodic, type Config, type Logger, type PeriodicTask } from '@ams/core';
 import { reembedRepository, VECTOR_TABLES, type Knex, type ReembedCursor, type ReembedItem, type ReembedRunRow, type VectorTable } from '@ams/db';
 import { toPgVector, type Embedder, type SwitchableEmbedder } from '@ams/embeddings';
 import { followActiveModel } from './follow-active-model';
@@ -40,8 +40,7 @@ const SWITCH_LOCK_TIMEOUT_MS = 2_000;
  *    every process has had time to follow the switch, the old vectors are dropped.
  */
 export class ReembedRunner {
-  private timer?: NodeJS.Timeout;
-  private busy?: Promise<void>;
+  private task?: PeriodicTask;
   private stopping = false;
 
   constructor(
@@ -53,25 +52,17 @@ export class ReembedRunner {
   }
 
   start(): void {
-    this.timer = setInterval(() => this.wake(), this.settings.pollMs);
-    this.timer.unref();
-    this.wake();
+    this.task ??= periodic({ name: 're-embed runner', intervalMs: this.settings.pollMs, logger: this.deps.logger }, () => this.tick());
   }
 
   /** Checks for work now (a run just started); one pass at a time. */
   wake(): void {
-    if (this.busy || this.stopping) return;
-    this.busy = this.tick()
-      .catch((err: Error) => {
-        this.deps.logger.error('re-embed failed; will try again', { error: err.message });
-      })
-      .finally(() => (this.busy = undefined));
+    void this.task?.runNow();
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.busy;
+    await this.task?.stop();
   }
 
   private async tick(): Promise<void> {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { PassThrough, Transform, type Readable } from 'node:stream';
-import { ApiError } from '@ams/core';
+import { ApiError, periodic, type PeriodicTask } from '@ams/core';
 import { ImportJobRow, importJobsRepository } from '@ams/db';
 import type { ImportJobsDeps } from '../deps';
 import type { ImportJobsPort, ImportOptions } from './import-port';
@@ -86,8 +86,7 @@ export function presentImportJob(row: ImportJobRow) {
  */
 export class ImportJobs implements ImportJobsPort {
   private readonly running = new Map<string, { stop: AbortController; done: Promise<void> }>();
-  private sweeper?: NodeJS.Timeout;
-  private sweep?: Promise<void>;
+  private sweeper?: PeriodicTask;
 
   constructor(private readonly deps: ImportJobsDeps) {}
 
@@ -125,8 +124,9 @@ export class ImportJobs implements ImportJobsPort {
   private async run(job: ImportJobRow, file: string, q: ImportOptions, signal: AbortSignal): Promise<void> {
     const knex = this.deps.db;
     const log = this.deps.logger.child({ account_id: job.account_id, import_job: job.id });
-    const beat = setInterval(() => void importJobsRepository.heartbeat(knex, job.account_id, job.id).catch(() => undefined), Math.max(1000, this.deps.staleAfterMs / 3));
-    beat.unref();
+    const beat = periodic({ name: 'import job heartbeat', intervalMs: Math.max(1000, this.deps.staleAfterMs / 3), logger: log, runAtStart: false }, () =>
+      importJobsRepository.heartbeat(knex, job.account_id, job.id),
+    );
     try {
       const result = await runImport(this.deps, { accountId: job.account_id, jobId: job.id, signal }, ndjsonLines(fs.createReadStream(file), MAX_IMPORT_LINE_BYTES), q);
       log.info('import completed', { lines: result.lines, stored: result.stored, skipped: result.skipped, failed: result.failed });
@@ -135,7 +135,7 @@ export class ImportJobs implements ImportJobsPort {
       if (!stopped) log.error('import failed', { error: (err as Error).message, stack: (err as Error).stack });
       await importJobsRepository.finish(knex, job.account_id, job.id, 'failed', stopped ? STOPPED : FAILED).catch((e: Error) => log.error('could not mark the import failed', { error: e.message }));
     } finally {
-      clearInterval(beat);
+      await beat.stop();
     }
   }
 
@@ -162,24 +162,11 @@ export class ImportJobs implements ImportJobsPort {
    */
   startSweeping(): void {
     if (this.sweeper) return;
-    void removeOrphanSpools()
-      .then((gone) => gone.length && this.deps.logger.info('removed the import spools of stopped processes', { spools: gone }))
-      .catch((err: Error) => this.deps.logger.warn('could not look for stale import spools', { error: err.message }));
-    // One sweep at a time; close waits for the one under way.
-    const run = () => {
-      this.sweep ??= this.sweepOnce().finally(() => (this.sweep = undefined));
-    };
-    this.sweeper = setInterval(run, this.deps.staleAfterMs);
-    this.sweeper.unref();
-    run();
-  }
-
-  private async sweepOnce(): Promise<void> {
-    try {
-      await this.failStale();
-    } catch (err) {
-      this.deps.logger.warn('import job sweep failed; the next one tries again', { error: (err as Error).message });
-    }
+    void removeOrphanSpools().then(
+      (gone) => gone.length && this.deps.logger.info('removed the import spools of stopped processes', { spools: gone }),
+      (err: Error) => this.deps.logger.warn('could not look for stale import spools', { error: err.message }),
+    );
+    this.sweeper = periodic({ name: 'import job sweep', intervalMs: this.deps.staleAfterMs, logger: this.deps.logger }, () => this.failStale());
   }
 
   async failStale(): Promise<string[]> {
@@ -191,8 +178,7 @@ export class ImportJobs implements ImportJobsPort {
 
   /** Stops every running job after the batch it is writing; they end failed with exact counts. */
   async close(): Promise<void> {
-    clearInterval(this.sweeper);
-    await this.sweep;
+    await this.sweeper?.stop();
     for (const { stop } of this.running.values()) stop.abort(new Error('stopping'));
     await Promise.all([...this.running.values()].map((r) => r.done));
   }

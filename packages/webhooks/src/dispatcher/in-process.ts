@@ -30,7 +30,7 @@ export function startInProcessDispatcher(
     },
     async stop(drainMs) {
       await started;
-      reconciler.stop();
+      await reconciler.stop();
       await dispatcher.stop(drainMs);
     },
   };

@@ -1,4 +1,4 @@
-import type { Logger } from '@ams/core';
+import { periodic, type Logger, type PeriodicTask } from '@ams/core';
 import type { WebhookDispatcher } from './dispatcher';
 
 /**
@@ -10,7 +10,7 @@ import type { WebhookDispatcher } from './dispatcher';
  * while Redis is down. In embedded mode this sweep is also the polling loop.
  */
 export class OutboxReconciler {
-  private timer?: NodeJS.Timeout;
+  private task?: PeriodicTask;
 
   constructor(
     private readonly dispatcher: WebhookDispatcher,
@@ -18,10 +18,10 @@ export class OutboxReconciler {
     private readonly logger: Logger,
   ) {}
 
-  /** Sweeps once (a restarted dispatcher resumes at once), then on the interval. */
+  /** Sweeps once (a restarted dispatcher resumes at once), then on the interval; resolves after the first sweep. */
   async start(): Promise<void> {
-    await this.tick();
-    this.timer = setInterval(() => void this.tick(), this.intervalMs);
+    this.task ??= periodic({ name: 'webhook outbox sweep', intervalMs: this.intervalMs, logger: this.logger }, () => this.tick());
+    await this.task.runNow();
   }
 
   private async tick(): Promise<void> {
@@ -29,8 +29,9 @@ export class OutboxReconciler {
     if (claimed > 0) this.logger.debug('webhook outbox sweep', { claimed, reclaimed });
   }
 
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+  /** No more sweeps; resolves when the one under way has ended. */
+  async stop(): Promise<void> {
+    await this.task?.stop();
+    this.task = undefined;
   }
 }

@@ -89,8 +89,9 @@ export function mcpRouter(ctx: AppContext): Router {
     const server = mcpServer(ctx, req.auth!, req);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
-      void transport.close();
-      void server.close();
+      // The client is gone: a close that fails has nothing left to tell it.
+      void transport.close().catch(() => undefined);
+      void server.close().catch(() => undefined);
     });
     await server.connect(transport);
     // Our req.auth is the API's own; the SDK would only pass it through as authInfo.
