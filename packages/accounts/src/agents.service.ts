@@ -18,7 +18,7 @@ export type PatchAgentInput = Partial<Omit<CreateAgentInput, 'client_key'>>;
 const NAME_TAKEN = 'agents_account_name_key';
 const CLIENT_KEY_TAKEN = 'agents_account_client_key_key';
 
-export function presentAgent(row: AgentRow, counts: AgentCounts | undefined) {
+function presentAgent(row: AgentRow, counts: AgentCounts | undefined) {
   return {
     object: 'agent' as const,
     id: row.id,

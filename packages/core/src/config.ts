@@ -1,9 +1,9 @@
 import os from 'node:os';
 import Joi from 'joi';
 
-export type Mode = 'embedded' | 'split';
-export type LogFormat = 'json' | 'pretty';
-export type EmbeddingProvider = 'transformers' | 'lexical';
+type Mode = 'embedded' | 'split';
+type LogFormat = 'json' | 'pretty';
+type EmbeddingProvider = 'transformers' | 'lexical';
 
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';

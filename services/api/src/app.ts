@@ -49,8 +49,8 @@ import { quotaRouter } from './routes/quota/quota.router';
 import { sessionsRouter } from './routes/sessions/sessions.router';
 import { webhooksRouter } from './routes/webhooks/webhooks.router';
 
-export const BODY_LIMIT = '1mb';
-export const BATCH_BODY_LIMIT = '10mb';
+const BODY_LIMIT = '1mb';
+const BATCH_BODY_LIMIT = '10mb';
 
 /** What each app started that runs on its own: the load gauge's sampler, the rate limiters' sweeps and census. */
 const closers = new WeakMap<Express, () => Promise<void>>();

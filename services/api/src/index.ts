@@ -1,10 +1,10 @@
 /** What other workspaces may use of the API service: today only @ams/testing (the test app) and the benches. */
 export { closeApp, createApp } from './app';
-export { apiMetrics, type ApiMetrics } from './lib/api-metrics';
+export { apiMetrics,  } from './lib/api-metrics';
 export type { AppContext } from './context';
-export { createIngestion, type Ingestion } from './lib/ingestion';
+export { createIngestion,  } from './lib/ingestion';
 export { connectRedis, type RedisConnection } from './lib/redis';
-export { startReadRouting, type ReadRouting } from './lib/read-routing';
+export { startReadRouting,  } from './lib/read-routing';
 export type { Scope } from '@ams/accounts';
 export { issueApiKey } from './issue-api-key';
 export { searchHelpers } from './search-helpers';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
 /** What the model thread needs to load a feature-extraction pipeline (transformers.js settings). */
-export interface PipelineOptions {
+interface PipelineOptions {
   model: string;
   modelDir: string;
   quantized: boolean;

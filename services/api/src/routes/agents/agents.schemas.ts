@@ -16,7 +16,7 @@ const TTL_KEYS: readonly string[] = [...MEMORY_TYPES, 'default'];
  * An agent's settings (issue 34): `default_ttl_seconds` gives new memories of a type (or, under
  * `default`, of any type) an expiry unless the create names one. Replaced as a whole on update.
  */
-export const agentConfig = Joi.object({
+const agentConfig = Joi.object({
   default_ttl_seconds: Joi.object()
     .pattern(Joi.string(), ttlSeconds)
     .custom((v: Record<string, number>, helpers) => {

@@ -142,5 +142,3 @@ export const RECORD_SCHEMAS = {
     ...times,
   }),
 } as const;
-
-export type RecordType = keyof typeof RECORD_SCHEMAS;
