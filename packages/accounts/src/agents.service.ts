@@ -9,7 +9,7 @@ export interface CreateAgentInput {
   client_key?: string;
   description?: string;
   metadata: Record<string, unknown>;
-  /** Beyond the spec: settings the service reads, e.g. default_ttl_seconds per memory type (issue 34). */
+  /** Beyond the spec: settings the service reads, e.g. default_ttl_seconds per memory type. */
   config?: { default_ttl_seconds?: Record<string, number> };
 }
 

@@ -77,7 +77,7 @@ export interface Config {
     /** How often each process reads the active model and a re-embed run's state (docs/operations.md, "Re-embedding on a model change"). */
     modelPollMs: number;
   };
-  /** Expiry and history housekeeping (issue 34): run beside the embedding worker's sweep. */
+  /** Expiry and history housekeeping: run beside the embedding worker's sweep. */
   memoryLifecycle: {
     /** How often expired memories are soft-deleted (memory.expired) and old versions pruned. */
     sweepIntervalMs: number;

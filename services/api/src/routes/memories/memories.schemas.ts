@@ -43,7 +43,7 @@ const createMemoryFields = {
   deduplicate: Joi.boolean().default(false),
   dedup_threshold: Joi.number().min(0.5).max(1).default(0.95),
   auto_extract_entities: Joi.boolean().allow(null).default(null),
-  // Beyond the spec (issue 34): one or the other; neither: the agent's default TTL for the type, if any.
+  // Beyond the spec: one or the other; neither: the agent's default TTL for the type, if any.
   ttl_seconds: ttlSeconds,
   expires_at: expiresAt,
   // docs/api.md, "Time-aware recall".
