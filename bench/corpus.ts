@@ -25,7 +25,7 @@ export interface Corpus {
   queries: Array<{ text: string; relevant: number[] }>;
 }
 
-export function translationLists(): string[] {
+function translationLists(): string[] {
   if (!fs.existsSync(LISTS_DIR)) return [];
   return fs
     .readdirSync(LISTS_DIR)

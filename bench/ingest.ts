@@ -125,7 +125,7 @@ class CreateProfiler {
 /**
  * Adds the ingestion rows to `table`; returns where a v1 create's and a v2 ack's time goes.
  * `samples`: v1 creates (and, up to 20, v2 times to ready); `acks`: v2 acks, then the backlog one
- * worker drains (a p99 of 120 acks was their second-highest; of 500, their fifth).
+ * worker drains (a p99 of 120 acks is their second-highest; of 500, their fifth).
  */
 export async function ingestFigures(server: BenchServer, model: BenchModel, corpus: Corpus, table: Table, config: string, samples: number, acks: number, embedded: boolean): Promise<string> {
   const db = server.ctx.db.knex;

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 const CLOCK_TICKS = 100;
 
 export const CPU_GROUPS = ['api main', 'api threads', 'bench', 'postgres', 'redis', 'other'] as const;
-export type CpuGroup = (typeof CPU_GROUPS)[number];
+type CpuGroup = (typeof CPU_GROUPS)[number];
 export type CpuSample = Record<CpuGroup, number>;
 
 /** utime + stime of a /proc stat line, in seconds; its command name. */

@@ -74,9 +74,9 @@ describe('Citus: a create’s round trips', () => {
   }
 
   // Commands sent (BEGIN with the actor's settings, the agent's default expiry, each step, the
-  // prepare and commit), measured with Citus 13.2: 14 and 9. Before the steps named their accounts
-  // as values and the links left the statement, 19 and 15, to both workers (mem's rows were
-  // shipped to every worker), so a create failed while any worker was down.
+  // prepare and commit), measured with Citus 13.2: 14 and 9. A step that does not name its account
+  // as a value, or links made inside the statement, would reach both workers (mem's rows shipped to
+  // every worker), so a create would fail while any worker is down.
   it.each([
     ['with entities', true, 14],
     ['without entities', false, 9],

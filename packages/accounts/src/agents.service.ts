@@ -9,7 +9,7 @@ export interface CreateAgentInput {
   client_key?: string;
   description?: string;
   metadata: Record<string, unknown>;
-  /** Beyond the spec: settings the service reads, e.g. default_ttl_seconds per memory type (issue 34). */
+  /** Beyond the spec: settings the service reads, e.g. default_ttl_seconds per memory type. */
   config?: { default_ttl_seconds?: Record<string, number> };
 }
 
@@ -18,7 +18,7 @@ export type PatchAgentInput = Partial<Omit<CreateAgentInput, 'client_key'>>;
 const NAME_TAKEN = 'agents_account_name_key';
 const CLIENT_KEY_TAKEN = 'agents_account_client_key_key';
 
-export function presentAgent(row: AgentRow, counts: AgentCounts | undefined) {
+function presentAgent(row: AgentRow, counts: AgentCounts | undefined) {
   return {
     object: 'agent' as const,
     id: row.id,

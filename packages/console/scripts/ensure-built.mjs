@@ -22,7 +22,7 @@ function files(dir) {
     });
 }
 
-export function sourceHash() {
+function sourceHash() {
   const hash = createHash('sha256');
   const inputs = [...files(join(root, 'src')), ...files(join(root, 'public')), join(root, 'index.html'), join(root, 'vite.config.mts'), join(root, 'package.json')];
   for (const path of inputs) hash.update(relative(root, path)).update('\0').update(readFileSync(path)).update('\0');

@@ -6,7 +6,7 @@ import { CONFIG_SCHEMA_DESCRIPTION } from './config';
  * here. `scripts/config-table.ts` writes the table; a test fails when a variable has no entry here or
  * the committed table differs from the generated one.
  */
-export const CONFIG_MEANINGS: Readonly<Record<string, { meaning: string; default?: string }>> = {
+const CONFIG_MEANINGS: Readonly<Record<string, { meaning: string; default?: string }>> = {
   NODE_ENV: { meaning: '`production`: JSON logs by default' },
   HOST: { meaning: 'address the API listens on' },
   PORT: { meaning: 'port the API listens on' },

@@ -1,9 +1,9 @@
 import os from 'node:os';
 import Joi from 'joi';
 
-export type Mode = 'embedded' | 'split';
-export type LogFormat = 'json' | 'pretty';
-export type EmbeddingProvider = 'transformers' | 'lexical';
+type Mode = 'embedded' | 'split';
+type LogFormat = 'json' | 'pretty';
+type EmbeddingProvider = 'transformers' | 'lexical';
 
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
@@ -77,7 +77,7 @@ export interface Config {
     /** How often each process reads the active model and a re-embed run's state (docs/operations.md, "Re-embedding on a model change"). */
     modelPollMs: number;
   };
-  /** Expiry and history housekeeping (issue 34): run beside the embedding worker's sweep. */
+  /** Expiry and history housekeeping: run beside the embedding worker's sweep. */
   memoryLifecycle: {
     /** How often expired memories are soft-deleted (memory.expired) and old versions pruned. */
     sweepIntervalMs: number;

@@ -13,16 +13,10 @@ import type { Knex } from 'knex';
  */
 
 /** True on a database with the citus extension (a coordinator). */
-export const ON_CITUS = `EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')`;
+const ON_CITUS = `EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')`;
 
 /** The co-location anchor: every distributed tenant table shares its shards' placement. */
 export const COLOCATION_ANCHOR = 'agents';
-
-const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
-function identifier(name: string): string {
-  if (!IDENTIFIER.test(name)) throw new Error(`not a plain identifier: ${name}`);
-  return name;
-}
 
 /** `plpgsql`, run on Citus only. `statements` may use the variable `t regclass`-free plain SQL. */
 export function onCitus(plpgsql: string): string {
@@ -34,32 +28,8 @@ BEGIN
 END $citus$`;
 }
 
-/**
- * A migration step for a new tenant table (it must have `account_id uuid NOT NULL REFERENCES accounts`
- * and `account_id` first in its primary key, unique indexes and foreign keys to other tenant tables):
- * distributes it by account_id, co-located with the others. Call right after its CREATE TABLE,
- * before any table references it. A no-op off Citus, or when already distributed.
- */
-export function distributeTable(table: string): string {
-  const t = identifier(table);
-  return onCitus(`IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = '${t}'::regclass) THEN
-      PERFORM create_distributed_table('${t}', 'account_id', colocate_with => '${COLOCATION_ANCHOR}');
-    END IF;`);
-}
-
-/**
- * A migration step for a small table read across accounts (by a key, not by account): a copy on
- * every node. It may reference other reference tables only, never a tenant table.
- */
-export function referenceTable(table: string): string {
-  const t = identifier(table);
-  return onCitus(`IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = '${t}'::regclass) THEN
-      PERFORM create_reference_table('${t}');
-    END IF;`);
-}
-
 /** Whether `knex` is connected to a Citus coordinator. */
-export async function isCitus(knex: Knex): Promise<boolean> {
+async function isCitus(knex: Knex): Promise<boolean> {
   const { rows } = await knex.raw(`SELECT ${ON_CITUS} AS citus`);
   return Boolean(rows[0]?.citus);
 }

@@ -21,7 +21,7 @@ export interface CommonWordsLimits {
   warmUpSpacingMs: number;
 }
 
-export const COMMON_WORDS_LIMITS: CommonWordsLimits = {
+const COMMON_WORDS_LIMITS: CommonWordsLimits = {
   rememberMs: 10 * 60_000,
   maxScopes: 1_000,
   warmUpChunk: 64,

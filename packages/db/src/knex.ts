@@ -7,7 +7,7 @@ import { HNSW_SESSION_SETTINGS } from './nearest';
 import { makeDataDirPrivate, type DataDirPrivacy } from './private-data-dir';
 
 export type Db = Knex;
-export type DbDriver = 'postgres' | 'pglite';
+type DbDriver = 'postgres' | 'pglite';
 
 export interface Database {
   knex: Knex;

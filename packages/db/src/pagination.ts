@@ -19,7 +19,7 @@ export interface Page<T> {
   totalCount: number;
 }
 
-export function encodeCursor(c: Cursor): string {
+function encodeCursor(c: Cursor): string {
   return Buffer.from(JSON.stringify([c.createdAt, c.id])).toString('base64url');
 }
 

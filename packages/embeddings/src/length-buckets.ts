@@ -11,7 +11,7 @@ export interface BucketPolicy {
   slackChars: number;
 }
 
-export const DEFAULT_BUCKETS: BucketPolicy = { maxSize: 32, stretch: 1.3, slackChars: 24 };
+const DEFAULT_BUCKETS: BucketPolicy = { maxSize: 32, stretch: 1.3, slackChars: 24 };
 
 /** Indices into `texts`, grouped into buckets; every index appears exactly once. */
 export function lengthBuckets(texts: string[], policy: BucketPolicy = DEFAULT_BUCKETS): number[][] {

@@ -95,7 +95,7 @@ export async function deleteEntity(deps: EntityDeps, auth: Caller, id: string): 
   if (!(await entitiesRepository.softDelete(deps.db, auth.accountId, id))) throw ApiError.notFound('Entity');
 }
 
-export function presentLink(row: EntityLinkRow) {
+function presentLink(row: EntityLinkRow) {
   return {
     entity_id: row.entity_id,
     memory_id: row.memory_id,

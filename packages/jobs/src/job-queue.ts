@@ -36,7 +36,7 @@ const isNoScript = (err: unknown) => (err as { code?: unknown } | null)?.code ==
  * Bee-Queue doubles its wait after each failed BRPOPLPUSH without a ceiling: a long Redis outage
  * pushes it to days (and past setTimeout's 2^31 ms), so a worker stayed idle after Redis was back.
  */
-export const MAX_REDIS_FAILURE_RETRY_MS = 5_000;
+const MAX_REDIS_FAILURE_RETRY_MS = 5_000;
 
 function capFailureRetryDelay(queue: object, maxMs: number): void {
   let delay = 0;

@@ -2,7 +2,6 @@ import Joi from 'joi';
 
 /** Every queue the system has, named once. */
 export const QUEUES = { embedding: 'embedding', webhooks: 'webhooks' } as const;
-export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 /** Jobs carry ids only: the database row is the truth, and the worker re-reads it. */
 export interface EmbeddingJob {

@@ -21,7 +21,7 @@ export interface ImpactAnalysisBody {
 }
 
 /** Edge types that make the target a dependency of the source (docs/clients.md, "Additional endpoints"). */
-export const DEPENDENCY_TYPES = ['depends_on', 'api_consumer'];
+const DEPENDENCY_TYPES = ['depends_on', 'api_consumer'];
 const IMPACT_HITS = 5;
 
 function presentEdge(e: ProjectEdge) {

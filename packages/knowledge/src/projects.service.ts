@@ -37,7 +37,7 @@ function formatProjectContext(
     .trimEnd();
 }
 
-export function presentProject(row: ProjectRow, memoryCount: number) {
+function presentProject(row: ProjectRow, memoryCount: number) {
   return {
     id: row.id,
     slug: row.slug,

@@ -22,7 +22,7 @@ export interface EndSessionInput {
 
 const EXTERNAL_ID_TAKEN = 'sessions_account_external_id_key';
 
-export function presentSession(row: SessionRow, memoryCount: number) {
+function presentSession(row: SessionRow, memoryCount: number) {
   return {
     id: row.id,
     agent_id: row.agent_id,

@@ -9,7 +9,7 @@ import { prepareNewMemory } from './prepare-memory';
 import { planMemories, storeMemories } from './store-memories';
 import { storeSuperseding } from './supersede';
 
-export function presentStatus(row: MemoryRow) {
+function presentStatus(row: MemoryRow) {
   return {
     id: row.id,
     status: row.embedding_status,

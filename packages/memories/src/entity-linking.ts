@@ -3,7 +3,7 @@ import { extractEntities, isEntityRich } from '@ams/text';
 import type { EntityRef } from './memory.presenter';
 
 /** true: always extract; false: never; null: only when the content looks entity-rich. */
-export function shouldExtract(mode: boolean | null, content: string): boolean {
+function shouldExtract(mode: boolean | null, content: string): boolean {
   return mode === true || (mode === null && isEntityRich(content));
 }
 

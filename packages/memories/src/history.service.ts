@@ -14,7 +14,7 @@ export interface HistoryQuery {
 }
 
 /** A history page's cursor: the last version it showed (opaque to clients). */
-export const encodeVersionCursor = (version: number) => Buffer.from(JSON.stringify({ v: version })).toString('base64url');
+const encodeVersionCursor = (version: number) => Buffer.from(JSON.stringify({ v: version })).toString('base64url');
 
 export function decodeVersionCursor(raw: string): number | undefined {
   try {

@@ -30,9 +30,9 @@ async function entitiesOf(db: Db, accountId: string, rows: MemoryRow[]): Promise
  * the check and the insert share one transaction under the agent's dedup lock (see dedup.ts).
  */
 export async function createMemory(deps: Pick<MemoryDeps, 'db' | 'embedder' | 'dispatch'>, caller: Caller, input: CreateMemoryInput) {
-  // The model runs on its own thread: the reference lookups go on meanwhile, not before it. (Moving
-  // CPU work such as the entity extraction under the embed bought nothing: the model keeps both
-  // cores busy, so the embed took that much longer.)
+  // The model runs on its own thread: the reference lookups go on meanwhile, not before it. Other
+  // CPU work (the entity extraction) stays out from under the embed: the model keeps both cores
+  // busy, so the embed would take that much longer.
   const [prepared, embedding] = await Promise.all([prepareNewMemory(deps.db, caller, input), embedText(deps.embedder, input.content)]);
   const model = deps.embedder.model;
   const memory = { ...prepared, embedding, embeddingModel: model, embeddingStatus: 'ready' as const };

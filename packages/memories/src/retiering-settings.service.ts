@@ -29,7 +29,7 @@ function presentSettings(row: RetieringSettingsRow | undefined, intervalMs: numb
   };
 }
 
-export function presentTierMove(m: TierMoveRow) {
+function presentTierMove(m: TierMoveRow) {
   return { object: 'tier_move' as const, id: m.id, memory_id: m.memory_id, from: m.from_tier, to: m.to_tier, reason: m.reason, moved_at: toUnixSeconds(m.created_at)! };
 }
 

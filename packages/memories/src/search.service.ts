@@ -21,7 +21,7 @@ const CHARS_PER_TOKEN = 4;
  * leg did not find it or did not run), the recency multiplier (null unless recency_half_life), and
  * the memory's importance (filled in with the row; shown, not weighed).
  */
-export interface ScoreFactors {
+interface ScoreFactors {
   vector: number | null;
   keyword: number | null;
   graph: number | null;

@@ -32,13 +32,13 @@ export function semanticLeg(db: Db, embedder: Embedder, f: SearchFilters, query:
 }
 
 /** A query's vector and the model that made it. */
-export interface QueryVector {
+interface QueryVector {
   queryVector: Float32Array;
   model: string;
 }
 
 /** The model is read as the vector is made, so a re-embed's switch in between cannot mislabel it. */
-export async function queryVectorOf(embedder: Embedder, query: string): Promise<QueryVector> {
+async function queryVectorOf(embedder: Embedder, query: string): Promise<QueryVector> {
   const queryVector = await embedQuery(embedder, query);
   return { queryVector, model: embedder.model };
 }

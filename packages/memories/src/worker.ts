@@ -1,6 +1,6 @@
 // What the embedding worker calls, without the rest of the domain (and its NLP libraries): a worker
 // process starts in half the time importing `@ams/memories/worker` instead of `@ams/memories`.
-export { completeEmbeddings, type CompletedEmbeddings } from './complete-embeddings';
+export { completeEmbeddings,  } from './complete-embeddings';
 export type { Dispatch, MemoryDeps } from './deps';
 export { dispatchAfterCommit } from './events';
-export { retierAccount, type RetierOptions, type RetierOutcome } from './retiering';
+export { retierAccount,   } from './retiering';

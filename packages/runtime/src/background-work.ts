@@ -24,7 +24,7 @@ export interface Work {
   close(): Promise<void>;
 }
 
-export interface Ingestion extends IngestionPort, Work {
+interface Ingestion extends IngestionPort, Work {
   /** Follows the active model; where it takes runs, also runs re-embed runs. */
   reembedRunner?: ReembedRunner;
 }
@@ -41,7 +41,7 @@ export interface WorkDeps {
  * A memory's periodic upkeep, where the embedding worker runs: expiry and history retention, and the
  * scheduled re-tiering (docs/api.md, "Expiry" and "Re-tiering"); their events go out through `dispatch`.
  */
-export function memoryUpkeep(config: Config, deps: Pick<WorkDeps, 'db' | 'logger' | 'dispatch'>): Work {
+function memoryUpkeep(config: Config, deps: Pick<WorkDeps, 'db' | 'logger' | 'dispatch'>): Work {
   const lifecycle = new MemoryLifecycleSweep({ db: deps.db.knex, logger: deps.logger, dispatch: deps.dispatch }, config.memoryLifecycle);
   const retiering = retieringLoop(config, { db: deps.db.knex, logger: deps.logger, dispatch: deps.dispatch });
   lifecycle.start();

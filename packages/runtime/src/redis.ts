@@ -1,7 +1,7 @@
 import { createClient } from 'redis';
 import { withTimeout, type Logger } from '@ams/core';
 
-export type RedisClient = ReturnType<typeof createClient>;
+type RedisClient = ReturnType<typeof createClient>;
 
 export interface RedisConnection {
   client: RedisClient;

@@ -1,7 +1,7 @@
 import type { Knex } from '@ams/db';
 
 /** The tenant tables a rejected request must leave untouched (the fuzz tests compare them before and after). */
-export const ACCOUNT_TABLES = ['memories', 'agents', 'sessions', 'projects', 'decisions', 'patterns', 'entities', 'webhooks', 'webhook_deliveries'];
+const ACCOUNT_TABLES = ['memories', 'agents', 'sessions', 'projects', 'decisions', 'patterns', 'entities', 'webhooks', 'webhook_deliveries'];
 
 /**
  * One hash per table of everything the account holds in it: equal fingerprints, unchanged data.

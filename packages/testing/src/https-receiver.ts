@@ -15,7 +15,7 @@ import selfsigned from 'selfsigned';
  *   await receiver.close();
  */
 
-export interface ReceivedRequest {
+interface ReceivedRequest {
   method: string;
   /** Path and query, e.g. "/webhook". */
   path: string;
@@ -59,7 +59,7 @@ interface TlsMaterial {
 let material: TlsMaterial | null = null;
 
 /** One certificate per test process: RSA generation is the slow part. */
-export function testTlsMaterial(): TlsMaterial {
+function testTlsMaterial(): TlsMaterial {
   if (!material) {
     const pems = selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
       days: 2,

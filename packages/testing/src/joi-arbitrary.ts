@@ -16,7 +16,7 @@ const limit = (d: Description, name: string) => d.rules?.find((r) => r.name === 
 const hasRule = (d: Description, name: string) => d.rules?.some((r) => r.name === name) ?? false;
 
 /** Values the schema would likely accept: what gets a request past validation into the service and the database. */
-export function validArbitrary(d: Description, depth = 0): fc.Arbitrary<unknown> {
+function validArbitrary(d: Description, depth = 0): fc.Arbitrary<unknown> {
   if (d.flags?.only && d.allow?.length) return fc.constantFrom(...d.allow);
   switch (d.type) {
     case 'string': {

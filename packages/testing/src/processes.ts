@@ -26,7 +26,7 @@ export function builtEntry(entry: string): string {
 }
 
 /** Node's arguments for an entry point in a runtime: what production's command line holds for 'built'. */
-export function serviceArgs(entry: string, runtime: ServiceRuntime): string[] {
+function serviceArgs(entry: string, runtime: ServiceRuntime): string[] {
   return runtime === 'built' ? ['--conditions=ams-dist', path.join(ROOT, builtEntry(entry))] : ['--import', 'tsx', path.join(ROOT, entry)];
 }
 

@@ -11,7 +11,7 @@ const ROOT = path.resolve(__dirname, '../../..');
  * TEST_DATABASE_REPLICA_URL, or the one on 127.0.0.1:5433. A physical replica holds every database
  * of the cluster, so the jest worker's clone is there under the same name.
  */
-export const REPLICA_ADMIN_URL = process.env.TEST_DATABASE_REPLICA_URL ?? 'postgres://postgres@127.0.0.1:5433/postgres';
+const REPLICA_ADMIN_URL = process.env.TEST_DATABASE_REPLICA_URL ?? 'postgres://postgres@127.0.0.1:5433/postgres';
 
 /** The replica's copy of `databaseUrl`'s database (the worker's clone by default). */
 export function replicaUrlOf(databaseUrl = process.env.DATABASE_URL!): string {

@@ -1,13 +1,13 @@
 import nlp from 'compromise';
 
 /** A parsed compromise document (its View type); used read-only by this package. */
-export type NlpDoc = ReturnType<typeof nlp>;
+type NlpDoc = ReturnType<typeof nlp>;
 
 /**
  * Tagging costs about 2-3 ms per 1,000 characters, so only this many leading characters are
  * handed to compromise (cut at a word boundary). Lexicon and regex rules still see the whole text.
  */
-export const NLP_MAX_CHARS = 2_000;
+const NLP_MAX_CHARS = 2_000;
 
 /**
  * `nlp(text)` runs every hook (about 5-6 ms per 1,000 characters here). We stop after the

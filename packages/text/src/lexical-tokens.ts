@@ -16,7 +16,7 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
  * A light suffix stripper (not Porter): enough for "deploys"/"deployed"/"deploying" to meet at
  * "deploy" and "cache"/"caches"/"caching" at "cach". Words of four letters or fewer are left alone.
  */
-export function stem(word: string): string {
+function stem(word: string): string {
   if (word.length <= 4) return word;
   const rules: Array<[RegExp, string]> = [
     [/ies$/, 'y'],

@@ -4,7 +4,7 @@ import { assertOperator } from '@ams/accounts';
 import type { AuthContext, ReembedDeps, VectorDeps } from './deps';
 
 /** A run as the API shows it: progress, the measured rate and what it makes of the rest. */
-export function presentReembedRun(run: ReembedRunRow) {
+function presentReembedRun(run: ReembedRunRow) {
   const rate = run.rate_per_second && run.rate_per_second > 0 ? run.rate_per_second : null;
   const open = run.status === 'running' || run.status === 'switched';
   return {

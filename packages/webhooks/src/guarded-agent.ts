@@ -21,7 +21,7 @@ import { addressRefusal, type AddressPolicy } from './address-policy';
  *   name that mixes public and private records cannot win by ordering or happy-eyeballs.
  */
 
-export const ADDRESS_REFUSED = 'ERR_WEBHOOK_ADDRESS_REFUSED';
+const ADDRESS_REFUSED = 'ERR_WEBHOOK_ADDRESS_REFUSED';
 
 export class AddressRefusedError extends Error {
   readonly code = ADDRESS_REFUSED;
@@ -41,7 +41,7 @@ export type ResolveAll = (
   callback: (err: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void,
 ) => void;
 
-export function guardedLookup(policy: AddressPolicy, resolveAll: ResolveAll = dns.lookup): net.LookupFunction {
+function guardedLookup(policy: AddressPolicy, resolveAll: ResolveAll = dns.lookup): net.LookupFunction {
   return (hostname, options, callback) => {
     // Always resolve all addresses, so every candidate is checked whatever the caller asked for.
     resolveAll(hostname, { ...options, all: true }, (err, addresses) => {

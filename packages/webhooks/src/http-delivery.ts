@@ -47,8 +47,7 @@ export interface DeliveryOutcome {
   gone: boolean;
 }
 
-export const DEFAULT_DELIVERY_TIMEOUT_MS = 30_000;
-export const RESPONSE_EXCERPT_MAX_BYTES = 1024;
+const RESPONSE_EXCERPT_MAX_BYTES = 1024;
 
 type Verdict = Omit<DeliveryOutcome, 'durationMs'>;
 

@@ -19,7 +19,7 @@ import crypto from 'node:crypto';
  * Standard Webhooks library accepts.
  */
 
-export const SIGNATURE_HEADER = 'x-service-signature';
+const SIGNATURE_HEADER = 'x-service-signature';
 const WHSEC_PREFIX = 'whsec_';
 // Canonical base64 only: Buffer.from(x, 'base64') silently skips junk, which would make two
 // different secrets map to the same key.

@@ -14,7 +14,7 @@ export interface WebhookInput {
 }
 
 /** The secret is write-only: never in a response. */
-export function presentWebhook(row: WebhookRow) {
+function presentWebhook(row: WebhookRow) {
   return {
     id: row.id,
     url: redactUrlSecrets(row.url),
@@ -28,7 +28,7 @@ export function presentWebhook(row: WebhookRow) {
   };
 }
 
-export function presentDelivery(row: DeliveryRow) {
+function presentDelivery(row: DeliveryRow) {
   return {
     id: row.id,
     webhook_id: row.webhook_id,

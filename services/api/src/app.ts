@@ -46,8 +46,8 @@ import { quotaRouter } from './routes/quota/quota.router';
 import { sessionsRouter } from './routes/sessions/sessions.router';
 import { webhooksRouter } from './routes/webhooks/webhooks.router';
 
-export const BODY_LIMIT = '1mb';
-export const BATCH_BODY_LIMIT = '10mb';
+const BODY_LIMIT = '1mb';
+const BATCH_BODY_LIMIT = '10mb';
 
 export interface ApiApp {
   app: Express;

@@ -14,7 +14,7 @@ export const store = (ctx: AppContext) => ({ db: ctx.db.knex, embedder: ctx.embe
 /** Checking presented API keys. */
 export const keyCheckDeps = (ctx: AppContext): KeyCheckDeps => ({ db: ctx.db.knex, logger: ctx.logger, apiKeyCacheMs: ctx.config.apiKeyCacheMs });
 
-/** The webhook rules; the secrets' key is made on first use, as before. */
+/** The webhook rules; the secrets' key is made on first use. */
 export const webhookDeps = (ctx: AppContext): WebhookDeps => ({
   db: ctx.db.knex,
   allowLoopback: ctx.config.webhooks.allowLoopback,

@@ -7,7 +7,7 @@ import { MAX_HEADER_COUNT } from './middleware/request-headers';
  * Request headers (the URL included) may reach 64 KiB: a client repeats a whole prompt in the
  * search URL's query string (docs/clients.md, "Lenient input"), past Node's 16 KiB default.
  */
-export const MAX_HEADER_BYTES = 64 * 1024;
+const MAX_HEADER_BYTES = 64 * 1024;
 
 /**
  * The API's HTTP server (oversized headers and unparseable requests get the envelope): server.ts

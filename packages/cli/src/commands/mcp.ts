@@ -10,7 +10,7 @@ export function registerMcpCommand(program: Command): void {
       // The MCP SDK (and zod) load only for this command: every other one starts without them.
       // require, not import(): under tsx's CommonJS hook an import() goes to Node's own ESM loader.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { runStdioBridge } = require('../stdio-bridge') as typeof import('../stdio-bridge');
+      const { runStdioBridge }: typeof import('../stdio-bridge') = require('../stdio-bridge');
       await runStdioBridge(globalsOf(cmd).url, requireKey(cmd), VERSION);
     });
 }

@@ -3,7 +3,7 @@
  * only in the Authorization header; it never goes into a URL, and nothing here logs.
  */
 
-export interface ApiErrorBody {
+interface ApiErrorBody {
   type?: string;
   message?: string;
   code?: number;
@@ -32,7 +32,7 @@ export interface Timed<T> {
   requestId: string | null;
 }
 
-export function toQueryString(query: Query = {}): string {
+function toQueryString(query: Query = {}): string {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
   const s = params.toString();

@@ -2,7 +2,7 @@
 
 export type Scope = 'read' | 'write' | 'delete' | 'admin';
 export type Tier = 'hot' | 'warm' | 'cold';
-export type EmbeddingStatus = 'pending' | 'processing' | 'ready' | 'failed';
+type EmbeddingStatus = 'pending' | 'processing' | 'ready' | 'failed';
 export const MEMORY_TYPES = ['fact', 'event', 'insight', 'task', 'preference', 'entity_reference', 'system'] as const;
 export const TIERS: Tier[] = ['hot', 'warm', 'cold'];
 export const SCOPES: Scope[] = ['read', 'write', 'delete', 'admin'];

@@ -17,8 +17,6 @@ export function ago(value: number | string | null | undefined): string {
   return `${Math.floor(s / 86_400)} d ago`;
 }
 
-export const short = (id: string | null | undefined) => (id ? id.slice(0, 8) : '—');
-
 export function preview(text: string, max = 160): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;

@@ -3,12 +3,12 @@ import { useSession } from '../session';
 import { useResource } from '../use-resource';
 
 /** Agents and projects by name for filter menus (the first 100; the API pages past that). */
-export function useAgents() {
+function useAgents() {
   const { api } = useSession();
   return useResource(() => api.get<ListPage<Agent>>('/v1/agents', { limit: 100 }), []);
 }
 
-export function useProjects() {
+function useProjects() {
   const { api } = useSession();
   return useResource(() => api.get<ListPage<Project>>('/v1/projects', { limit: 100 }), []);
 }

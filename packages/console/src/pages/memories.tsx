@@ -11,7 +11,7 @@ import { useSession } from '../session';
 import { asFailure } from '../use-resource';
 import type { ApiFailure } from '../api/client';
 
-export const FILTER_KEYS = ['agent_id', 'memory_type', 'tier', 'session_id', 'project_id', 'archived', 'visibility', 'embedding_status', 'expiring'] as const;
+const FILTER_KEYS = ['agent_id', 'memory_type', 'tier', 'session_id', 'project_id', 'archived', 'visibility', 'embedding_status', 'expiring'] as const;
 type Filters = Partial<Record<(typeof FILTER_KEYS)[number], string>>;
 
 /** The memory list: filters live in the URL (shareable, back-button friendly); pages follow next_cursor. */

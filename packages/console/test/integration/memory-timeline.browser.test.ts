@@ -6,7 +6,7 @@ import { launchChromium, requireChromium, waitForShown } from '../support/chromi
 import { apiAs, register, startConsoleServer, type ConsoleServer } from '../support/console-server';
 
 /**
- * Issue 34 in the console: a memory's timeline (every version, before → after, restore) and what
+ * Memory history and expiry in the console: a memory's timeline (every version, before → after, restore) and what
  * expires soon, in Debian's chromium against the real API process. Screenshots go to
  * test-artifacts/console/ beside console.browser.test.ts's.
  */

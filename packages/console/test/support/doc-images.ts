@@ -3,16 +3,16 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 
 /** The images the docs show, committed under docs/images/. */
-export const DOC_IMAGES = path.resolve(__dirname, '../../../../docs/images');
+const DOC_IMAGES = path.resolve(__dirname, '../../../../docs/images');
 
 /** `npm run docs:screenshots` sets it: the browser test then writes the docs' images instead of checking them. */
-export const UPDATING_DOC_IMAGES = process.env.UPDATE_DOC_IMAGES === '1';
+const UPDATING_DOC_IMAGES = process.env.UPDATE_DOC_IMAGES === '1';
 
 /**
  * The share of pixels that differ (any channel by more than 32 of 255) between two PNGs of the
  * same size, measured by the browser itself: no image library needed. Null when the sizes differ.
  */
-export async function pixelDifference(page: Page, a: Buffer, b: Buffer): Promise<number | null> {
+async function pixelDifference(page: Page, a: Buffer, b: Buffer): Promise<number | null> {
   const toUrl = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;
   return page.evaluate(
     async ([urlA, urlB]) => {

@@ -1,7 +1,7 @@
 import type { Migration } from './migration';
 
 /**
- * Every change to a memory becomes a version (issue 34): `memories.version` counts them and
+ * Every change to a memory becomes a version: `memories.version` counts them and
  * `memory_versions` keeps each one's full state, the old values of what changed, who and why.
  *
  * A trigger records them, not the services: every writer (API, embedding worker, re-embed runs,

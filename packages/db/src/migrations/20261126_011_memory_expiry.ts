@@ -1,7 +1,7 @@
 import type { Migration } from './migration';
 
 /**
- * Memories that expire (issue 34): reads leave out a memory whose expires_at has passed at once
+ * Memories that expire: reads leave out a memory whose expires_at has passed at once
  * (excludeExpired), and the expiry sweep soft-deletes it later. The partial index is the sweep's
  * scan: only live memories that expire at all.
  */

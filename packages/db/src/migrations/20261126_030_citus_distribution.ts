@@ -15,7 +15,7 @@ import { COLOCATION_ANCHOR, onCitus } from '../citus';
  *   Tables other migrations added before this one are found by their account_id column too.
  * - embedding_state, reembed_runs and embedding_batches (service-wide, no account) stay plain
  *   tables on the coordinator.
- * New tenant tables call distributeTable() (../citus.ts) in their own migration.
+ * A new tenant table is distributed in its own migration (docs/scaling.md).
  */
 export const citusDistribution: Migration = {
   name: '20261126_030_citus_distribution',

@@ -1,7 +1,7 @@
 import type { Migration } from './migration';
 
 /**
- * A new memory's default expiry (agentDefaultExpiry, issue 34) as a function of the agent, so the
+ * A new memory's default expiry (agentDefaultExpiry) as a function of the agent, so the
  * create's INSERT calls it instead of holding a subquery: Citus refuses subqueries within an INSERT
  * ("subqueries are not supported within INSERT queries") but evaluates a function call. A SQL
  * function reading a table is never inlined back into a subquery. Same on PostgreSQL and PGlite.

@@ -3,8 +3,8 @@ import { UNTRACKED_MEMORY_COLUMNS } from './20261126_010_memory_history';
 
 /**
  * A memory's version records what the memory is, not the service's bookkeeping: a re-embed run's
- * next vector (`embedding_next`, `embedding_next_model`) and an embedding retry's time no longer
- * make versions of their own, so a re-embed run's swap is recorded as `re-embed` (only the vector
+ * next vector (`embedding_next`, `embedding_next_model`) and an embedding retry's time make no
+ * versions of their own, so a re-embed run's swap is recorded as `re-embed` (only the vector
  * and its model changed), not `update`.
  */
 const untracked = [...UNTRACKED_MEMORY_COLUMNS, 'embedding_next', 'embedding_next_model', 'embedding_retry_at'];

@@ -64,7 +64,7 @@ const REPLICA_TIMEOUT_MS = 2_000;
  * connection and runs again on the primary (failover.ts); an idle one is marked gone, so the pool
  * replaces it, connecting within the replica timeout or handing the read to the primary. Reaches
  * into the pool (tarn's `used` and `free` lists, pg's socket, knex's disposed mark); absent,
- * nothing is cut and the reads wait as before.
+ * nothing is cut and the reads wait.
  */
 function cutConnections(knex: Knex): void {
   type Held = { resource?: { __knex__disposed?: unknown; connection?: { stream?: { destroy(): void } } } };

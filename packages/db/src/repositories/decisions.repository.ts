@@ -24,7 +24,7 @@ export interface DecisionRow {
   deleted_at: Date | null;
 }
 
-export const DECISION_COLUMNS = [
+const DECISION_COLUMNS = [
   'account_id', 'id', 'agent_id', 'session_id', 'project_slug', 'title', 'rationale', 'alternatives', 'status',
   'superseded_by', 'tags', 'metadata', 'embedding_model', 'created_at', 'updated_at', 'deleted_at',
 ];

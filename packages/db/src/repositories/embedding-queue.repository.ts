@@ -22,7 +22,7 @@ export interface ClaimOptions {
 }
 
 /** Rows grouped by account (each group non-empty). */
-export function byAccount<T extends { account_id: string }>(rows: T[]): T[][] {
+function byAccount<T extends { account_id: string }>(rows: T[]): T[][] {
   const groups = new Map<string, T[]>();
   for (const r of rows) groups.set(r.account_id, [...(groups.get(r.account_id) ?? []), r]);
   return [...groups.values()];

@@ -84,7 +84,7 @@ function baseQuery(db: Knex, kind: ExportKind, f: ExportFilters): { q: Knex.Quer
       return { q, table: 'memories', key: 'memories.id' };
     }
     case 'memory_version': {
-      // The history of the memories exported (issue 34), each version as recorded.
+      // The history of the memories exported, each version as recorded.
       const c = A('v');
       const q = db('memory_versions as v')
         .join('memories as m', (j) => j.on('m.account_id', 'v.account_id').andOn('m.id', 'v.memory_id'))

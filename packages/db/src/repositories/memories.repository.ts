@@ -116,7 +116,7 @@ export interface NewMemory {
  * Evaluated inside the insert, so a create pays no extra round trip for it: a function (migration
  * 061), as Citus refuses a subquery within an INSERT.
  */
-export function agentDefaultExpiry(db: Knex, m: Pick<NewMemory, 'accountId' | 'agentId' | 'memoryType'>): Knex.Raw {
+function agentDefaultExpiry(db: Knex, m: Pick<NewMemory, 'accountId' | 'agentId' | 'memoryType'>): Knex.Raw {
   return db.raw(`agent_default_expiry(?::uuid, ?::uuid, ?)`, [m.accountId, m.agentId, m.memoryType]);
 }
 
@@ -186,7 +186,7 @@ export interface MemoryPatch {
  * what had been recorded by then and was true then. `includeSuperseded` keeps memories whose
  * validity has ended (superseded ones). Absent: nothing but what is true now.
  */
-export interface Validity {
+interface Validity {
   asOf?: Date;
   includeSuperseded?: boolean;
 }
@@ -195,7 +195,7 @@ export interface Validity {
  * The one validity filter of every search leg (semantic, keyword, graph, context). Without as_of it
  * is two NULL checks on the row already read (no index, no join), so the hot path pays next to nothing.
  */
-export function applyValidity(db: Knex, q: Knex.QueryBuilder, v: Validity | undefined): void {
+function applyValidity(db: Knex, q: Knex.QueryBuilder, v: Validity | undefined): void {
   const at = v?.asOf;
   if (at) q.where('memories.created_at', '<=', at);
   const point = at ? db.raw('?::timestamptz', [at]) : db.raw('now()');

@@ -17,7 +17,7 @@ const LIVE: Record<VectorTable, string> = {
   patterns: 'deleted_at IS NULL',
 };
 
-export type ReembedStatus = 'running' | 'switched' | 'completed' | 'failed';
+type ReembedStatus = 'running' | 'switched' | 'completed' | 'failed';
 
 export interface ReembedRunRow {
   id: string;

@@ -6,8 +6,6 @@ import { modelFiles } from '../transformers-embedder';
 import { checksumHasher, expectationFrom, FileExpectation } from './expected-checksum';
 import type { DownloadProgress } from './progress';
 
-export const DEFAULT_MODEL_HOST = 'https://huggingface.co';
-
 export interface DownloadOptions {
   /** The hub, e.g. https://huggingface.co; files are read from `<host>/<model>/resolve/main/<file>`. */
   host: string;
@@ -29,7 +27,7 @@ export class PermanentError extends Error {}
 
 const MAX_REDIRECTS = 5;
 
-export function modelFileUrl(host: string, model: string, file: string): string {
+function modelFileUrl(host: string, model: string, file: string): string {
   return `${host.replace(/\/+$/, '')}/${model}/resolve/main/${file}`;
 }
 

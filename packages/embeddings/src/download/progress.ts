@@ -18,7 +18,7 @@ const MB = 1024 * 1024;
 const mb = (n: number) => `${(n / MB).toFixed(1)} MB`;
 
 /** A bar per file with bytes, rate and ETA (cli-progress computes rate and ETA), on a terminal. */
-export function terminalProgress(stream: NodeJS.WriteStream = process.stderr): DownloadProgress {
+function terminalProgress(stream: NodeJS.WriteStream = process.stderr): DownloadProgress {
   let bar: cliProgress.SingleBar | undefined;
   let value = 0;
   let start = { at: 0, value: 0 };

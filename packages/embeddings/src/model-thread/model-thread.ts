@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
 /** What the model thread needs to load a feature-extraction pipeline (transformers.js settings). */
-export interface PipelineOptions {
+interface PipelineOptions {
   model: string;
   modelDir: string;
   quantized: boolean;
@@ -21,8 +21,8 @@ interface Reply {
 const WORKER_FILE = path.join(__dirname, 'worker.mjs');
 
 /**
- * The process's one model thread (worker.mjs): the model runs there, so a request's embed no longer
- * holds the event loop (the other legs of a hybrid search, other requests' HTTP and SQL, go on
+ * The process's one model thread (worker.mjs): the model runs there, so a request's embed does not
+ * hold the event loop (the other legs of a hybrid search, other requests' HTTP and SQL, go on
  * meanwhile). One thread per process, hosting every model, started on first use and never stopped:
  * onnxruntime-node 1.14 registers its native module in the first thread that loads it, and a load
  * in any other thread (or a second worker after the first stopped) fails. If the thread dies, every

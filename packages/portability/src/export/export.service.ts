@@ -14,9 +14,9 @@ export interface ExportInput {
 }
 
 /** Rows per database round trip: memory stays bounded by this, whatever the account holds. */
-export const EXPORT_PAGE_SIZE = 500;
-export const EXPORT_FORMAT = 'ams-export';
-export const EXPORT_FORMAT_VERSION = 1;
+const EXPORT_PAGE_SIZE = 500;
+const EXPORT_FORMAT = 'ams-export';
+const EXPORT_FORMAT_VERSION = 1;
 
 export type ExportRecord = { type: ExportKind | 'header' } & Record<string, unknown>;
 
@@ -59,7 +59,7 @@ function toRecord(kind: ExportKind, row: ExportRow): ExportRecord {
 }
 
 /** Every record of one kind, page by page. */
-export async function* recordsOf(deps: ExportDeps, kind: ExportKind, f: ExportFilters): AsyncGenerator<ExportRecord> {
+async function* recordsOf(deps: ExportDeps, kind: ExportKind, f: ExportFilters): AsyncGenerator<ExportRecord> {
   let after: ExportCursor | undefined;
   for (;;) {
     const rows = await exportRepository.page(deps.db, kind, f, after, EXPORT_PAGE_SIZE);

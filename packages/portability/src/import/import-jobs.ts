@@ -11,7 +11,7 @@ import type { ImportJobsPort, ImportOptions } from './import-port';
 import { runImport } from './import.service';
 import { ndjsonLines } from './ndjson-lines';
 
-export const MAX_IMPORT_LINE_BYTES = 2 * 1024 * 1024;
+const MAX_IMPORT_LINE_BYTES = 2 * 1024 * 1024;
 
 const STOPPED = 'The API stopped during the import. Every line up to `lines` is settled as counted (stored, skipped or failed) and nothing else was stored; send the same file again to finish: records already stored are skipped.';
 const FAILED = 'The import stopped on an internal error. Every line up to `lines` is settled as counted and nothing else was stored; send the same file again to finish: records already stored are skipped.';

@@ -10,9 +10,9 @@ import type { InputLine } from './ndjson-lines';
 export type { ImportOptions } from './import-port';
 
 /** Line errors kept on the job; the count goes on past it. */
-export const MAX_REPORTED_ERRORS = 1_000;
+const MAX_REPORTED_ERRORS = 1_000;
 /** Lines settled per transaction: their rows and the job's counters commit together. */
-export const IMPORT_BATCH_LINES = 200;
+const IMPORT_BATCH_LINES = 200;
 
 type Outcome = 'created' | 'updated' | 'skipped';
 /** A new memory prepared and waiting to be stored with the others of its batch (one statement). */
@@ -373,7 +373,7 @@ function describe(err: unknown): { message: string; field?: string } {
 /** A refusal of the line's data by the database (SQLSTATE classes 22 and 23); anything else is ours. */
 const isDataError = (err: unknown) => /^2[23]/.test(String((err as { code?: string }).code));
 
-export const emptyProgress = (): ImportProgress => ({ lines: 0, read: 0, stored: 0, skipped: 0, failed: 0, reembedded: 0, counts: {}, errorCount: 0, errors: [] });
+const emptyProgress = (): ImportProgress => ({ lines: 0, read: 0, stored: 0, skipped: 0, failed: 0, reembedded: 0, counts: {}, errorCount: 0, errors: [] });
 
 // eslint-disable-next-line no-control-regex -- NUL is exactly what this replaces
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;

@@ -4,7 +4,7 @@ import { EXPORT_KINDS, type ExportKind } from '@ams/db';
 export const RECORD_TYPES = ['header', ...EXPORT_KINDS] as const;
 export type RecordType = 'header' | ExportKind;
 
-export interface RecordProblem {
+interface RecordProblem {
   field: string;
   message: string;
 }

@@ -19,7 +19,7 @@ const ERROR_MAX_CHARS = 1_024;
  * blocked address), skipped (the webhook is disabled or gone: not sent), discarded (sent, but the
  * claim had expired and another dispatcher owns the delivery).
  */
-export type DeliveryOutcomeLabel = 'delivered' | 'retry' | 'dead' | 'failed' | 'skipped' | 'discarded';
+type DeliveryOutcomeLabel = 'delivered' | 'retry' | 'dead' | 'failed' | 'skipped' | 'discarded';
 
 export interface AttemptObservation {
   outcome: DeliveryOutcomeLabel;
@@ -34,7 +34,7 @@ function outcomeLabel(result: AttemptResult, outcome: DeliveryOutcome): Delivery
 }
 
 /** What to record for one attempt: 2xx succeeds; 410 and refusals fail at once; the rest retry on the schedule, then fail. */
-export function attemptResult(outcome: DeliveryOutcome, attemptsMade: number, retryDelaysMs: number[], now = Date.now()): AttemptResult {
+function attemptResult(outcome: DeliveryOutcome, attemptsMade: number, retryDelaysMs: number[], now = Date.now()): AttemptResult {
   const base = { statusCode: outcome.statusCode, error: outcome.error?.slice(0, ERROR_MAX_CHARS) ?? null, responseExcerpt: outcome.responseExcerpt };
   if (outcome.ok) return { ...base, status: 'succeeded' };
   const delay = outcome.retryable ? nextAttemptDelayMs(attemptsMade, retryDelaysMs) : null;

@@ -23,18 +23,18 @@ export interface AdmissionLimits {
 }
 
 /** The queue has not been empty for this long: it is standing, not absorbing a burst (CoDel's interval, short: an overload that starts fills the queue for this long before it is refused). */
-export const STANDING_AFTER_MS = 50;
+const STANDING_AFTER_MS = 50;
 /**
  * While standing, a newcomer expected to wait more than this many service times is refused. Clients
  * that wait for their answer before asking again (4 per slot: 3 waiting and 1 served) wait at most 3.
  */
-export const STANDING_SERVICE_TIMES = 4;
+const STANDING_SERVICE_TIMES = 4;
 /**
  * While shedding (someone was refused lately), the expected wait allowed is half a service time:
  * on 2 slots one request waits for the next free slot, so the slots stay busy and nobody waits long
  * (on 1 slot, a whole service time: one waits, else the slot would idle between arrivals).
  */
-export const SHEDDING_SERVICE_TIMES = 0.5;
+const SHEDDING_SERVICE_TIMES = 0.5;
 /** How long after a refusal at the door the queue keeps shedding: an overload that lasts is refused at once. */
 export const SHEDDING_HOLD_MS = 1000;
 /** Weight of each new service time in the moving average. */

@@ -6,7 +6,7 @@ import { JsonSchema, toJsonSchema } from './json-schema';
 import { AppRoute, routeKey, walkRoutes } from './walk-routes';
 
 export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, Operation>> };
-export type Operation = Record<string, unknown> & { operationId: string; responses: Record<string, unknown> };
+type Operation = Record<string, unknown> & { operationId: string; responses: Record<string, unknown> };
 
 const ERROR_MEANING: Record<ErrorStatus, string> = {
   400: 'Malformed JSON, a body that is not an object, or a wrong Content-Type',
@@ -23,11 +23,11 @@ const ERROR_MEANING: Record<ErrorStatus, string> = {
 };
 
 /** Express's /v1/memories/:id is OpenAPI's /v1/memories/{id}. */
-export const openApiPath = (expressPath: string) => expressPath.replace(/:(\w+)/g, '{$1}');
+const openApiPath = (expressPath: string) => expressPath.replace(/:(\w+)/g, '{$1}');
 const pathParams = (expressPath: string) => [...expressPath.matchAll(/:(\w+)/g)].map((m) => m[1]!);
 
 /** postV1MemoriesIdRestore: unique per method and path, stable as long as the route is. */
-export function operationId(method: string, path: string): string {
+function operationId(method: string, path: string): string {
   const words = path.split(/[^A-Za-z0-9]+/).filter(Boolean);
   return method + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
 }
@@ -36,7 +36,7 @@ export function operationId(method: string, path: string): string {
  * A request schema as validate() applies it: unknown members are accepted (and stripped) at every
  * level (docs/decisions/0004-lenient-input-and-aliases.md), so the document never claims `additionalProperties: false` for input.
  */
-export function lenientRequestSchema(schema: Schema): JsonSchema {
+function lenientRequestSchema(schema: Schema): JsonSchema {
   const open = (node: unknown): void => {
     if (Array.isArray(node)) return node.forEach(open);
     if (node === null || typeof node !== 'object') return;

@@ -2,7 +2,7 @@ import Joi, { Schema } from 'joi';
 import { ERROR_STATUS } from '@ams/core';
 
 /** One response of a route: what the status means, its body (a joi schema, converted) and an example. */
-export interface ResponseDoc {
+interface ResponseDoc {
   description: string;
   schema?: Schema;
   example?: unknown;

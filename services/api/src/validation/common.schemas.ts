@@ -2,7 +2,7 @@ import Joi from 'joi';
 import { decodeCursor } from '@ams/db';
 import { codePointLength } from './text-safety';
 
-export const METADATA_MAX_BYTES = 10_240;
+const METADATA_MAX_BYTES = 10_240;
 
 export const uuid = Joi.string().guid({ version: ['uuidv1', 'uuidv2', 'uuidv3', 'uuidv4', 'uuidv5', 'uuidv7', 'uuidv8'] });
 
@@ -66,7 +66,7 @@ export const isoDate = () =>
 
 export const tags = Joi.array().items(Joi.string().min(1).max(100)).max(20);
 
-export const cursor = Joi.string()
+const cursor = Joi.string()
   .max(500)
   .custom((raw: string, helpers) => decodeCursor(raw) ?? helpers.error('cursor.invalid'))
   .messages({ 'cursor.invalid': '{{#label}} is not a cursor issued by this service' });

@@ -1,7 +1,7 @@
 import { ApiError } from '@ams/core';
 
 /** Deeper JSON than this is refused before anything recursive (joi, JSON.stringify, SQL builders) sees it. */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 /** More problems than this in one request are not worth listing. */
 const MAX_DETAILS = 20;
 
@@ -15,7 +15,7 @@ export interface TextProblem {
 }
 
 /** Why `s` cannot be stored as text, or undefined when it can. */
-export function unsafeTextReason(s: string): string | undefined {
+function unsafeTextReason(s: string): string | undefined {
   const m = UNSAFE_TEXT.exec(s);
   if (!m) return undefined;
   return m[0] === '\u0000' ? 'must not contain NUL characters' : 'must not contain unpaired UTF-16 surrogates';

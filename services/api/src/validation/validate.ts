@@ -7,7 +7,7 @@ import { schemaCapture } from './schema-capture';
  * and inside the objects of top-level arrays (batch items). Nested objects such as `metadata`
  * are user data and keep their nulls.
  */
-export function dropNulls(input: unknown): unknown {
+function dropNulls(input: unknown): unknown {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) return input;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) {

@@ -2,7 +2,7 @@ import Joi from 'joi';
 import { isoTime, json, listOf, nullableIso, RouteDocs, shape, uuidOut } from '../../openapi/route-docs';
 import { createAgentBody, listAgentsQuery, patchAgentBody } from './agents.schemas';
 
-export const agent = shape({
+const agent = shape({
   object: Joi.string().valid('agent'),
   id: uuidOut,
   name: Joi.string(),

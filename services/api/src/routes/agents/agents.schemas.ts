@@ -13,10 +13,10 @@ export const agentNameOrId = nonBlank(255).description("The agent's id or its na
 const TTL_KEYS: readonly string[] = [...MEMORY_TYPES, 'default'];
 
 /**
- * An agent's settings (issue 34): `default_ttl_seconds` gives new memories of a type (or, under
+ * An agent's settings: `default_ttl_seconds` gives new memories of a type (or, under
  * `default`, of any type) an expiry unless the create names one. Replaced as a whole on update.
  */
-export const agentConfig = Joi.object({
+const agentConfig = Joi.object({
   default_ttl_seconds: Joi.object()
     .pattern(Joi.string(), ttlSeconds)
     .custom((v: Record<string, number>, helpers) => {

@@ -12,7 +12,7 @@ export const CONSOLE_CSP = sameOriginPolicy("manifest-src 'self'", "form-action 
 
 const secure = (res: Response) => setPageSecurityHeaders(res, CONSOLE_CSP);
 
-export function consoleDistDir(): string {
+function consoleDistDir(): string {
   return path.join(path.dirname(require.resolve('@ams/console/package.json')), 'dist');
 }
 

@@ -7,7 +7,7 @@ import { validate } from '../../validation/validate';
 import { buildContextBody, BuildContextBody } from './context.schemas';
 
 /** Context build, and the two spellings existing clients use for it (docs/clients.md, "Additional endpoints"). */
-export const CONTEXT_BUILD_PATHS = ['/v2/context/build', '/v2/context', '/v1/memories/context'];
+const CONTEXT_BUILD_PATHS = ['/v2/context/build', '/v2/context', '/v1/memories/context'];
 
 export function contextRouter(ctx: AppContext): Router {
   const router = Router();

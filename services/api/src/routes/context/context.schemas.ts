@@ -4,7 +4,7 @@ import type { BuildContextInput } from '@ams/knowledge';
 import { nonBlank, unitInterval, uuid } from '../../validation/common.schemas';
 import { agentRef, timeAwareSearchFields } from '../memories/memories.schemas';
 
-export const CONTEXT_LIMIT_MAX = 50;
+const CONTEXT_LIMIT_MAX = 50;
 
 export type BuildContextBody = BuildContextInput;
 

@@ -5,7 +5,7 @@ import { metadata, nonBlank, pagination, tags, uuid } from '../../validation/com
 import { agentRef } from '../memories/memories.schemas';
 import { slug } from '../projects/projects.schemas';
 
-export const DECISION_STATUSES = ['active', 'superseded', 'reverted', 'experimental'] as const;
+const DECISION_STATUSES = ['active', 'superseded', 'reverted', 'experimental'] as const;
 
 export type CreateDecisionBody = CreateDecisionInput;
 

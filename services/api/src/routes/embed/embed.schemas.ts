@@ -3,8 +3,8 @@ import type { EmbedBody } from '@ams/vectors';
 import { nonBlank } from '../../validation/common.schemas';
 
 /** Texts per call: one model call, bounded like a batch create's share of a request. */
-export const EMBED_BATCH_MAX = 64;
-export const EMBED_TEXT_MAX = 10_000;
+const EMBED_BATCH_MAX = 64;
+const EMBED_TEXT_MAX = 10_000;
 
 /** `text`, or `texts` for several at once (then `text` must be absent). */
 export const embedBody = Joi.object<EmbedBody>({

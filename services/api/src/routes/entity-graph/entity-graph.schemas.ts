@@ -1,8 +1,8 @@
 import Joi from 'joi';
 
 /** Hops and neighbours a walk may ask for: the largest any known client offers (docs/clients.md, "Additional endpoints"). */
-export const NEIGHBOURHOOD_DEPTH_MAX = 5;
-export const NEIGHBOURS_MAX = 100;
+const NEIGHBOURHOOD_DEPTH_MAX = 5;
+const NEIGHBOURS_MAX = 100;
 
 export interface NeighbourhoodQuery {
   depth: number;

@@ -70,7 +70,7 @@ export const RECORD_SCHEMAS = {
     embedding_status: Joi.string().valid(...EMBEDDING_STATUSES),
     embedding: vector,
     ...times,
-    // Issue 34: when it expires, and how many versions it has had (its memory_version records follow).
+    // When it expires, and how many versions it has had (its memory_version records follow).
     expires_at: timestamp.allow(null),
     version: Joi.number().integer().min(1),
   }).or('agent_id', 'agent'),
@@ -142,5 +142,3 @@ export const RECORD_SCHEMAS = {
     ...times,
   }),
 } as const;
-
-export type RecordType = keyof typeof RECORD_SCHEMAS;

@@ -2,7 +2,6 @@ import Joi from 'joi';
 import type { MetadataCondition } from '@ams/db';
 import {
   BatchInput,
-  BatchItemInput,
   CreateMemoryInput,
   CreateMemoryV2Input,
   EMBEDDING_STATUSES,
@@ -19,14 +18,14 @@ import {
 import { expiresAt, metadata, nonBlank, pagination, ttlSeconds, unitInterval, uuid, withExpiry } from '../../validation/common.schemas';
 import { instant, pastInstant } from '../../validation/instant.schema';
 
-export const CONTENT_MAX = 50_000;
+const CONTENT_MAX = 50_000;
 
 /** agent_id on input: a UUID or a name (docs/api.md, "Agents by id or name"). */
 export const agentRef = Joi.string().trim().min(1).max(255);
 
 export type CreateMemoryBody = CreateMemoryInput;
 
-export const createMemoryFields = {
+const createMemoryFields = {
   content: nonBlank(CONTENT_MAX).required(),
   agent_id: agentRef,
   metadata: metadata.default({}),
@@ -44,7 +43,7 @@ export const createMemoryFields = {
   deduplicate: Joi.boolean().default(false),
   dedup_threshold: Joi.number().min(0.5).max(1).default(0.95),
   auto_extract_entities: Joi.boolean().allow(null).default(null),
-  // Beyond the spec (issue 34): one or the other; neither: the agent's default TTL for the type, if any.
+  // Beyond the spec: one or the other; neither: the agent's default TTL for the type, if any.
   ttl_seconds: ttlSeconds,
   expires_at: expiresAt,
   // docs/api.md, "Time-aware recall".
@@ -74,7 +73,6 @@ export const createMemoryV2Body = withExpiry(
   }).custom(validityInOrder),
 );
 
-export type BatchItem = BatchItemInput;
 export type BatchBody = BatchInput;
 
 export const batchBody = Joi.object<BatchBody & { agent_id?: string; session_id?: string }>({
@@ -146,7 +144,7 @@ export const listMemoriesQuery = Joi.object<ListMemoriesQuery>({
 });
 
 /** $in/$nin lists beyond this are refused (422): a filter is not a bulk lookup. */
-export const FILTER_MAX_VALUES = 1_000;
+const FILTER_MAX_VALUES = 1_000;
 
 const OPERATORS = ['$eq', '$ne', '$in', '$nin', '$gt', '$gte', '$lt', '$lte', '$exists'] as const;
 type Operator = (typeof OPERATORS)[number];

@@ -4,7 +4,7 @@ import { json, listOf, RouteDocs, shape, unixTime, uuidOut } from '../../openapi
 import { memory } from '../memories/memories.openapi';
 import { historyQuery } from './memory-history.schemas';
 
-export const memoryVersion = shape({
+const memoryVersion = shape({
   object: Joi.string().valid('memory_version'),
   memory_id: uuidOut,
   version: Joi.number().integer().description('1 for the create; each change adds one'),

@@ -8,7 +8,7 @@ import { pathId, pathRef } from '../../validation/path-params';
 import { validate } from '../../validation/validate';
 import { historyQuery, HistoryQueryParams, versionParam } from './memory-history.schemas';
 
-/** A memory's versions (issue 34): readable after a delete; a restore writes a new version. */
+/** A memory's versions: readable after a delete; a restore writes a new version. */
 export function memoryHistoryRouter(ctx: AppContext): Router {
   const router = Router();
 

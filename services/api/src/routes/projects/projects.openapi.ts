@@ -2,7 +2,7 @@ import Joi from 'joi';
 import { isoTime, json, listOf, RouteDocs, shape, uuidOut } from '../../openapi/route-docs';
 import { createProjectBody, listProjectsQuery, patchProjectBody } from './projects.schemas';
 
-export const project = shape({
+const project = shape({
   id: uuidOut,
   slug: Joi.string(),
   name: Joi.string(),

@@ -24,7 +24,7 @@ const sessionFields = {
   created_at: isoTime,
   updated_at: isoTime,
 };
-export const session = shape(sessionFields);
+const session = shape(sessionFields);
 
 export const sessionsOpenApi: RouteDocs = {
   'POST /v1/sessions': {
