@@ -8,7 +8,6 @@ import { hasScope } from '@ams/accounts';
 import type { AppContext, AuthContext } from '../context';
 import { toJsonSchema } from '../openapi/json-schema';
 import { json, RouteDoc, RouteDocs } from '../openapi/route-docs';
-import { validate } from '../validation/validate';
 import { refuseBadToolCall, toolCallParamsProblem } from './tool-call-params';
 import { TOOLS, ToolDef } from './tools';
 
@@ -28,12 +27,12 @@ function toolError(err: unknown, ctx: AppContext, tool: string): CallToolResult 
   };
 }
 
-async function callTool(ctx: AppContext, auth: AuthContext, tool: ToolDef, args: unknown, req: Request): Promise<CallToolResult> {
+async function callTool(ctx: AppContext, auth: AuthContext, tool: ToolDef, args: Record<string, unknown>, req: Request): Promise<CallToolResult> {
   try {
     if (!hasScope(auth.scopes, tool.scope)) {
       return toolError(new ApiError('authorization_error', `Insufficient scope. Required: ${tool.scope}`), ctx, tool.name);
     }
-    const result = await tool.run(ctx, auth, validate<Record<string, unknown>>(tool.input, args), req);
+    const result = await tool.run(ctx, auth, args, req);
     const structured = result !== null && typeof result === 'object' && !Array.isArray(result) ? (result as Record<string, unknown>) : { result };
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: structured };
   } catch (err) {
