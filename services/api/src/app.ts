@@ -48,6 +48,9 @@ import { projectsRouter } from './routes/projects/projects.router';
 import { quotaRouter } from './routes/quota/quota.router';
 import { sessionsRouter } from './routes/sessions/sessions.router';
 import { webhooksRouter } from './routes/webhooks/webhooks.router';
+import { oauthGrantsRouter } from './routes/oauth/oauth-grants.router';
+import { oauthPagesRouter } from './routes/oauth/oauth-pages.router';
+import { mcpBearerChallenge, oauthServerRouter } from './routes/oauth/oauth-server.router';
 
 export const BODY_LIMIT = '1mb';
 export const BATCH_BODY_LIMIT = '10mb';
@@ -100,6 +103,11 @@ export function createApp(ctx: AppContext): Express {
   app.use(openApiRouter(ROUTE_DOCS));
   app.use(healthRouter(ctx));
   app.use(authRouter(ctx, [registerLimiter, safeUrl, ...jsonBody(BODY_LIMIT)]));
+  // With OAUTH_PUBLIC_URL: the authorization server for remote MCP hosts, its pages, and /mcp's bearer challenge.
+  if (ctx.config.oauth.publicUrl) {
+    app.use(oauthServerRouter(ctx, registerLimiter), oauthPagesRouter(ctx));
+    app.use('/mcp', mcpBearerChallenge(ctx));
+  }
 
   // Everything below needs a valid key, checked before the body is even parsed.
   app.use(requireAuth);
@@ -119,6 +127,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(quotaRouter(ctx));
   app.use(embedRouter(ctx));
   app.use(apiKeysRouter(ctx));
+  app.use(oauthGrantsRouter(ctx));
   app.use(agentsRouter(ctx));
   app.use(memoriesRouter(ctx));
   app.use(memoriesV2Router(ctx));

@@ -22,6 +22,7 @@ import { retiering } from './20261126_022_retiering';
 import { citusDistribution } from './20261126_030_citus_distribution';
 import { memoryHistoryOnShards } from './20261126_060_memory_history_on_shards';
 import { agentDefaultExpiryFunction } from './20261126_061_agent_default_expiry_function';
+import { oauth } from './20261128_070_oauth';
 
 /** Listed explicitly (not globbed) so tsx, jest and a bundled build all see the same set, in order. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -48,5 +49,6 @@ export const MIGRATIONS: readonly Migration[] = [
   citusDistribution,
   memoryHistoryOnShards,
   agentDefaultExpiryFunction,
+  oauth,
 ];
 export type { Migration };

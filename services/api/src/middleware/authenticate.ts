@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
 import { ApiError } from '@ams/core';
-import { authenticateApiKey } from '@ams/accounts';
+import { authenticateApiKey, checkAccessToken, OAUTH_PREFIX } from '@ams/accounts';
 import type { AppContext } from '../context';
-import { keyCheckDeps } from '../domain-deps';
+import { keyCheckDeps, oauthDeps } from '../domain-deps';
 
 function presentedKey(authorization: string | undefined, xApiKey: string | undefined): string | undefined {
   if (xApiKey) return xApiKey.trim();
@@ -15,13 +15,18 @@ function presentedKey(authorization: string | undefined, xApiKey: string | undef
  * IP otherwise), and requireAuth then raises the failure, so 401s carry rate-limit headers too.
  */
 export function identifyCaller(ctx: AppContext): RequestHandler {
+  const oauth = !!ctx.config.oauth.publicUrl;
   return async (req, _res, next) => {
     const key = presentedKey(req.get('authorization'), req.get('x-api-key'));
     if (!key) {
       req.authFailure = 'missing';
       return next();
     }
-    const result = await authenticateApiKey(keyCheckDeps(ctx), key, req.log);
+    // OAuth access tokens are for the MCP endpoint only (their audience); an API key never reaches this read.
+    const result =
+      oauth && req.path === '/mcp' && key.startsWith(OAUTH_PREFIX.access)
+        ? await checkAccessToken(oauthDeps(ctx), key, req.log)
+        : await authenticateApiKey(keyCheckDeps(ctx), key, req.log);
     if ('failure' in result) req.authFailure = result.failure;
     else {
       req.auth = result.auth;
