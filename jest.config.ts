@@ -38,6 +38,7 @@ const PROCESS_SUITES = [
   'packages/console/test/integration/console.browser.test.ts',
   'packages/console/test/integration/memory-timeline.browser.test.ts',
   'packages/console/test/integration/time-aware.browser.test.ts',
+  'services/api/test/integration/oauth-connector.browser.test.ts',
 ];
 const asPattern = (file: string) => `/${file.replace(/[.]/g, '\\.')}$`;
 const PROCESS_SUITE_PATTERNS = PROCESS_SUITES.map(asPattern);
