@@ -88,6 +88,7 @@ export async function refreshTokens(deps: OAuthDeps, input: { clientId: string; 
   const tokens = await deps.db.transaction(async (trx) => {
     // Of two refreshes with one token, the first rotates it; the second finds it revoked.
     const rotated = row.revoked_at ? undefined : await oauthTokensRepository.revoke(trx, hash);
+    if (rotated) await oauthTokensRepository.deleteExpired(trx, row.account_id, row.grant_id);
     return rotated ? issueTokens(deps, trx, { account_id: row.account_id, id: row.grant_id, scopes: row.scopes }) : undefined;
   });
   if (!tokens) {

@@ -183,6 +183,11 @@ export const oauthTokensRepository = {
       .first();
   },
 
+  /** Past their expiry a grant's tokens are worth nothing, not even to detect a replay. */
+  async deleteExpired(db: Knex, accountId: string, grantId: string): Promise<void> {
+    await db('oauth_tokens').where({ account_id: accountId, grant_id: grantId }).where('expires_at', '<', db.fn.now()).delete();
+  },
+
   /** Revokes one live token; returns it only to the caller that revoked it (a refresh token rotates once). */
   async revoke(db: Knex, tokenHash: string): Promise<OAuthTokenRow | undefined> {
     const [row] = await db('oauth_tokens').where({ token_hash: tokenHash }).whereNull('revoked_at').update({ revoked_at: db.fn.now() }).returning('*');

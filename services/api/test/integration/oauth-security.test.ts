@@ -98,6 +98,29 @@ describe('discovery', () => {
   });
 });
 
+describe('client registration', () => {
+  it('refuses a redirect URI a code could leak from: plain http beyond this machine', async () => {
+    const res = await supertest(t.app)
+      .post('/register')
+      .send({ client_name: 'leaky', redirect_uris: ['http://attacker.example/cb'], token_endpoint_auth_method: 'none' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_client_metadata');
+  });
+
+  it('keeps a confidential client’s secret as a hash and checks it at the token endpoint', async () => {
+    const reg = await supertest(t.app).post('/register').send({ client_name: 'confidential', redirect_uris: ['https://host.example/cb'], token_endpoint_auth_method: 'client_secret_post' });
+    expect(reg.status).toBe(201);
+    const { client_id, client_secret } = reg.body as { client_id: string; client_secret: string };
+    const row = await t.ctx.db.knex('oauth_clients').where({ id: client_id }).first();
+    expect(row.secret_hash).not.toContain(client_secret);
+    expect(JSON.stringify(row.metadata)).not.toContain(client_secret);
+    const wrong = await tokenRequest(t.app, { grant_type: 'refresh_token', client_id, client_secret: 'guess', refresh_token: 'mrt_x' });
+    expect(wrong.body.error).toBe('invalid_client');
+    const right = await tokenRequest(t.app, { grant_type: 'refresh_token', client_id, client_secret, refresh_token: 'mrt_x' });
+    expect(right.body.error).toBe('invalid_grant');
+  });
+});
+
 describe('authorization requests', () => {
   it('refuses a request without PKCE, sending the error to the client', async () => {
     const query: Record<string, string> = authorizeQuery({});
@@ -252,25 +275,63 @@ describe('codes and tokens', () => {
   });
 });
 
+describe('grants limited to one agent, and events', () => {
+  it('a grant limited to an agent writes to it and reads only its memories', async () => {
+    const agent = await supertest(t.app).post('/v1/agents').set(bearer(a.key)).send({ name: 'only-this-one' });
+    expect(agent.status).toBe(201);
+    await supertest(t.app).post('/v1/memories').set(bearer(a.key)).send({ content: 'a memory of another agent about lighthouses', agent_id: 'someone-else' });
+    const { verifier, challenge } = pkcePair();
+    const { code } = await authorizeOverHttp(t.app, { clientId, challenge, email: a.email, password: a.password, agentId: agent.body.id });
+    const tokens = await tokenRequest(t.app, { grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier, redirect_uri: REDIRECT_URI });
+    const stored = await mcp(t.app, tokens.body.access_token, 'memory_store', { content: 'lighthouses seen by the bound agent' });
+    expect(stored.body.result.structuredContent).toMatchObject({ agent_id: agent.body.id });
+    const found = await mcp(t.app, tokens.body.access_token, 'memory_search', { query: 'lighthouses' });
+    const text = JSON.stringify(found.body.result.structuredContent);
+    expect(text).toContain('bound agent');
+    expect(text).not.toContain('another agent');
+  });
+
+  it('counts each event in the metrics', async () => {
+    const metrics = await t.ctx.metrics!.registry.getSingleMetricAsString('ams_oauth_events_total');
+    for (const event of ['client_registered', 'sign_in_succeeded', 'consent_approved', 'code_exchanged', 'code_replayed', 'token_refreshed', 'token_revoked', 'grant_revoked', 'token_refused']) {
+      expect(metrics).toMatch(new RegExp(`ams_oauth_events_total\\{event="${event}"\\} [1-9]`));
+    }
+  });
+});
+
 describe('sign-in limiter', () => {
-  it('holds under a burst: past the per-account budget attempts are refused without checking the password, and only briefly', async () => {
-    const victim = await registerWithPassword(t.app);
-    const start = await supertest(t.app).get('/authorize').query(authorizeQuery({}));
+  /** A sign-in form of a fresh authorization request on `app`, and a way to post it. */
+  async function signInForm(app: TestApp['app']) {
+    const start = await supertest(app).get('/authorize').query(authorizeQuery({}));
     const cookie = (start.headers['set-cookie'] as unknown as string[])[0]!.split(';')[0]!;
-    const page = await supertest(t.app).get(start.headers.location!).set('Cookie', cookie);
+    const page = await supertest(app).get(start.headers.location!).set('Cookie', cookie);
     const form = { request: page.text.match(/name="request" value="([^"]*)"/)![1]!, csrf: page.text.match(/name="csrf" value="([^"]*)"/)![1]! };
-    const attempt = (password: string) => supertest(t.app).post('/oauth/sign-in').set('Cookie', cookie).type('form').send({ ...form, email: victim.email, password });
-    const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => attempt(`wrong ${i}`)));
-    const statuses = burst.map((r) => r.status);
-    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(15);
-    // Rounded up, and the database's clock against ours: at most a second over the window.
-    expect(Number(burst.find((r) => r.status === 429)!.headers['retry-after'])).toBeLessThanOrEqual(4);
-    // Even the right password waits out the window...
-    expect((await attempt(victim.password)).status).toBe(429);
-    // ...which is short: then it signs in.
+    return (email: string, password: string) => supertest(app).post('/oauth/sign-in').set('Cookie', cookie).type('form').send({ ...form, email, password });
+  }
+
+  it('holds under a burst: past the per-account budget attempts are refused without checking the password', async () => {
+    const victim = await registerWithPassword(t.app);
+    const held = await createTestApp({ OAUTH_PUBLIC_URL: PUBLIC_URL, OAUTH_SIGNIN_ATTEMPTS_PER_ACCOUNT: '5', OAUTH_SIGNIN_LOCKOUT_SECONDS: '120', OAUTH_SIGNIN_ATTEMPTS_PER_ADDRESS: '100000' }, { db: t.ctx.db });
+    try {
+      const attempt = await signInForm(held.app);
+      const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => attempt(victim.email, `wrong ${i}`)));
+      const statuses = burst.map((r) => r.status);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(15);
+      expect(Number(burst.find((r) => r.status === 429)!.headers['retry-after'])).toBeGreaterThan(60);
+      // Even the right password waits out the window.
+      expect((await attempt(victim.email, victim.password)).status).toBe(429);
+    } finally {
+      await held.close();
+    }
+  });
+
+  it('locks an account only briefly: after the window its owner signs in', async () => {
+    const victim = await registerWithPassword(t.app);
+    const attempt = await signInForm(t.app);
+    expect((await Promise.all(Array.from({ length: 6 }, () => attempt(victim.email, 'wrong')))).map((r) => r.status).sort()).toEqual([401, 401, 401, 401, 401, 429]);
     await new Promise((r) => setTimeout(r, 3_100));
-    expect((await attempt(victim.password)).status).toBe(303);
+    expect((await attempt(victim.email, victim.password)).status).toBe(303);
   });
 
   it('counts attempts per address too: one address cannot try account after account', async () => {

@@ -4,6 +4,7 @@ import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/serv
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import {
   InvalidClientError,
+  InvalidClientMetadataError,
   InvalidGrantError,
   InvalidRequestError,
   InvalidScopeError,
@@ -26,6 +27,12 @@ import {
 import type { AppContext } from '../../context';
 import { oauthDeps } from '../../domain-deps';
 import { setBrowserCookie } from './browser-cookie';
+
+/** OAuth 2.1: a code goes to an https redirect URI, or over plain http only to this machine (native hosts). */
+function isSafeRedirect(uri: string): boolean {
+  const url = new URL(uri);
+  return url.protocol === 'https:' || (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname));
+}
 
 /** Our refusals as the SDK's OAuth errors, which its endpoints turn into RFC 6749 answers. */
 function asOAuthError(err: unknown): unknown {
@@ -71,6 +78,8 @@ export class OAuthProvider implements OAuthServerProvider {
       },
       async registerClient(client: Omit<OAuthClientInformationFull, 'client_id' | 'client_id_issued_at'>) {
         const full = client as OAuthClientInformationFull;
+        const insecure = full.redirect_uris.find((uri) => !isSafeRedirect(uri));
+        if (insecure) throw new InvalidClientMetadataError(`redirect_uris: ${insecure} must be https, or http to a loopback address`);
         const { client_secret: secret, client_secret_expires_at: secretExpiresAt, ...metadata } = full;
         await registerOAuthClient(deps(), { clientId: full.client_id, secret, secretExpiresAt, metadata });
         return full;
