@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -71,6 +72,8 @@ const clients: Client[] = [];
 beforeAll(async () => {
   requireChromium();
   fs.mkdirSync(ARTIFACTS, { recursive: true });
+  // The console's bundle, as `npm start` would build it (a no-op when up to date): grants are revoked from its operations page.
+  execFileSync(process.execPath, [path.resolve(__dirname, '../../../../packages/console/scripts/ensure-built.mjs')], { stdio: 'inherit' });
   const port = await freePort();
   publicUrl = `http://127.0.0.1:${port}`;
   t = await createTestApp({ OAUTH_PUBLIC_URL: publicUrl });
@@ -162,9 +165,21 @@ it('connects through discovery, registration, sign-in and consent; refreshes; is
   expect(provider.saved!.access_token).not.toBe(first.access_token);
   expect(provider.saved!.refresh_token).not.toBe(first.refresh_token);
 
-  // 5. The account revokes the grant: the next request is refused, and the host cannot refresh its way back.
-  const revoked = await fetch(`${publicUrl}/v1/oauth/grants/${grants.data[0]!.id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${account.key}` } });
-  expect(revoked.status).toBe(204);
+  // 5. The account revokes the grant on the console's operations page: the next request is refused, and the host cannot refresh its way back.
+  const console = await browser.context.newPage();
+  console.setDefaultTimeout(15_000);
+  await console.goto(`${publicUrl}/#/operations`);
+  await console.getByLabel('API key').fill(account.key);
+  await console.getByRole('button', { name: 'Sign in' }).click();
+  const hosts = console.getByRole('table', { name: 'Connected hosts' });
+  await waitForShown(hosts.getByRole('row', { name: /Browser test connector/ }), path.join(ARTIFACTS, 'failed-console-grants.png'));
+  expect(await hosts.getByRole('row', { name: /Browser test connector/ }).innerText()).toMatch(/read, write/);
+  await hosts.scrollIntoViewIfNeeded();
+  await console.screenshot({ path: path.join(ARTIFACTS, '03-console-connected-hosts.png'), fullPage: true });
+  await hosts.getByRole('button', { name: 'Revoke' }).click();
+  await hosts.getByRole('button', { name: 'Revoke access' }).click();
+  await waitForShown(console.getByText('No MCP host is connected through OAuth.'), path.join(ARTIFACTS, 'failed-console-revoke.png'));
+  await console.close();
   const refused = await fetch(`${publicUrl}/mcp`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${provider.saved!.access_token}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
