@@ -10,7 +10,11 @@ const shared: Config.InitialProjectOptions = {
   },
   runtime: '<rootDir>/test/runtime.js',
   // compromise: the worker's one copy (test/shared/compromise.js), not a fresh load per file.
-  moduleNameMapper: { '^@xenova/transformers$': '<rootDir>/test/esm/xenova-transformers.js', '^compromise$': '<rootDir>/test/shared/compromise.js' },
+  moduleNameMapper: {
+    '^@xenova/transformers$': '<rootDir>/test/esm/xenova-transformers.js',
+    '^compromise$': '<rootDir>/test/shared/compromise.js',
+    '^jose$': '<rootDir>/test/esm/jose.js',
+  },
   testEnvironment: '<rootDir>/test/environment.js',
   moduleFileExtensions: ['ts', 'js', 'json'],
   // Each jest worker's own database and Redis key prefix (see test/global-setup.ts).

@@ -15,3 +15,4 @@ export * from './oauth/oauth-clients.service';
 export * from './oauth/sign-in.service';
 export * from './oauth/authorization.service';
 export * from './oauth/tokens.service';
+export * from './oauth/external-issuer';

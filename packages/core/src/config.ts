@@ -120,6 +120,11 @@ export interface Config {
     refreshTokenTtlSeconds: number;
     /** Sign-in attempts per account within lockoutSeconds, and per address within addressWindowSeconds. */
     signIn: { perAccount: number; lockoutSeconds: number; perAddress: number; addressWindowSeconds: number };
+    /**
+     * An external OpenID Connect provider instead of the built-in server: /mcp takes its JWTs
+     * (signature by its JWKS, issuer, audience), the account is the one whose email is accountClaim's value.
+     */
+    external: { issuer: string; audience: string; accountClaim: string; scopesClaim: string } | undefined;
   };
   bootstrapAdminKey: boolean;
   mode: Mode;
@@ -223,6 +228,16 @@ const schema = Joi.object({
       if (url.protocol !== 'https:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) return helpers.message({ custom: '{{#label}} must be https (plain http only for localhost)' });
       return url.origin;
     }),
+  OAUTH_ISSUER: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .custom((value: string, helpers) => {
+      const url = new URL(value);
+      if (url.protocol !== 'https:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) return helpers.message({ custom: '{{#label}} must be https (plain http only for localhost)' });
+      return value.replace(/\/$/, '');
+    }),
+  OAUTH_AUDIENCE: Joi.string().max(2000),
+  OAUTH_ACCOUNT_CLAIM: Joi.string().pattern(/^[A-Za-z0-9_:./-]{1,100}$/).default('email'),
+  OAUTH_SCOPES_CLAIM: Joi.string().pattern(/^[A-Za-z0-9_:./-]{1,100}$/).default('scope'),
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: Joi.number().integer().min(60).max(86_400).default(900),
   OAUTH_REFRESH_TOKEN_TTL_DAYS: Joi.number().integer().min(1).max(365).default(30),
   OAUTH_SIGNIN_ATTEMPTS_PER_ACCOUNT: Joi.number().integer().min(1).max(1_000).default(5),
@@ -254,6 +269,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     v.DATABASE_REPLICA_URLS && !v.DATABASE_URL && 'DATABASE_REPLICA_URLS: needs DATABASE_URL (replicas serve reads of a PostgreSQL server; embedded mode, PGlite, has none)',
     v.DATABASE_REPLICA_CHECK_INTERVAL_MS >= v.DATABASE_REPLICA_MAX_LAG_MS &&
       `DATABASE_REPLICA_CHECK_INTERVAL_MS: must be less than DATABASE_REPLICA_MAX_LAG_MS (${v.DATABASE_REPLICA_MAX_LAG_MS}): a replica is known to be within the bound only as of its last check`,
+    v.OAUTH_ISSUER && !v.OAUTH_PUBLIC_URL && 'OAUTH_ISSUER: needs OAUTH_PUBLIC_URL (the address hosts reach /mcp at, which tokens must be for)',
   ].filter(Boolean);
   if (replicaProblems.length) throw new ConfigError(`Invalid environment configuration:\n  - ${replicaProblems.join('\n  - ')}`);
   const nodeEnv = v.NODE_ENV as Config['nodeEnv'];
@@ -348,6 +364,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         perAddress: v.OAUTH_SIGNIN_ATTEMPTS_PER_ADDRESS,
         addressWindowSeconds: v.OAUTH_SIGNIN_ADDRESS_WINDOW_SECONDS,
       },
+      external: v.OAUTH_ISSUER
+        ? { issuer: v.OAUTH_ISSUER, audience: v.OAUTH_AUDIENCE ?? `${v.OAUTH_PUBLIC_URL}/mcp`, accountClaim: v.OAUTH_ACCOUNT_CLAIM, scopesClaim: v.OAUTH_SCOPES_CLAIM }
+        : undefined,
     },
     bootstrapAdminKey: v.BOOTSTRAP_ADMIN_KEY,
     mode,

@@ -50,7 +50,7 @@ import { sessionsRouter } from './routes/sessions/sessions.router';
 import { webhooksRouter } from './routes/webhooks/webhooks.router';
 import { oauthGrantsRouter } from './routes/oauth/oauth-grants.router';
 import { oauthPagesRouter } from './routes/oauth/oauth-pages.router';
-import { mcpBearerChallenge, oauthServerRouter } from './routes/oauth/oauth-server.router';
+import { externalResourceRouter, mcpBearerChallenge, oauthServerRouter } from './routes/oauth/oauth-server.router';
 
 export const BODY_LIMIT = '1mb';
 export const BATCH_BODY_LIMIT = '10mb';
@@ -104,8 +104,9 @@ export function createApp(ctx: AppContext): Express {
   app.use(healthRouter(ctx));
   app.use(authRouter(ctx, [registerLimiter, safeUrl, ...jsonBody(BODY_LIMIT)]));
   // With OAUTH_PUBLIC_URL: the authorization server for remote MCP hosts, its pages, and /mcp's bearer challenge.
+  // With OAUTH_ISSUER as well: an external identity provider's tokens instead, and no server of our own.
   if (ctx.config.oauth.publicUrl) {
-    app.use(oauthServerRouter(ctx, registerLimiter), oauthPagesRouter(ctx));
+    app.use(ctx.config.oauth.external ? externalResourceRouter(ctx) : [oauthServerRouter(ctx, registerLimiter), oauthPagesRouter(ctx)]);
     app.use('/mcp', mcpBearerChallenge(ctx));
   }
 

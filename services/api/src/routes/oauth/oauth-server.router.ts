@@ -6,6 +6,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { findOAuthClient, GRANTABLE_SCOPES, hashSecret } from '@ams/accounts';
 import type { AppContext, AuthContext } from '../../context';
 import { oauthDeps } from '../../domain-deps';
+import { externalVerifier } from '../../lib/external-issuer';
 import { OAuthProvider } from './oauth-provider';
 
 const RESOURCE_NAME = 'Agent Memory Service';
@@ -70,10 +71,19 @@ export function oauthServerRouter(ctx: AppContext, registerLimiter: RequestHandl
     }),
   );
   // Also at the root: clients that look there before trying the resource's path.
-  router.use(
-    '/.well-known/oauth-protected-resource',
-    metadataHandler({ resource: urls.resource.href, authorization_servers: [urls.issuer.href], scopes_supported: [...GRANTABLE_SCOPES], resource_name: RESOURCE_NAME }),
-  );
+  router.use('/.well-known/oauth-protected-resource', protectedResource(urls.resource, urls.issuer.href));
+  return router;
+}
+
+const protectedResource = (resource: URL, authorizationServer: string) =>
+  metadataHandler({ resource: resource.href, authorization_servers: [authorizationServer], scopes_supported: [...GRANTABLE_SCOPES], resource_name: RESOURCE_NAME });
+
+/** With an external identity provider (OAUTH_ISSUER): only the protected resource metadata, naming that provider. */
+export function externalResourceRouter(ctx: AppContext): Router {
+  const urls = oauthUrls(ctx.config.oauth.publicUrl!);
+  const metadata = protectedResource(urls.resource, ctx.config.oauth.external!.issuer);
+  const router = Router();
+  router.use(['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource'], metadata);
   return router;
 }
 
@@ -84,7 +94,9 @@ export function oauthServerRouter(ctx: AppContext, registerLimiter: RequestHandl
  */
 export function mcpBearerChallenge(ctx: AppContext): RequestHandler {
   const urls = oauthUrls(ctx.config.oauth.publicUrl!);
-  const challenge = requireBearerAuth({ verifier: new OAuthProvider(ctx), resourceMetadataUrl: urls.resourceMetadata, expectedResource: urls.resource });
+  const challenge = ctx.config.oauth.external
+    ? requireBearerAuth({ verifier: externalVerifier(ctx), resourceMetadataUrl: urls.resourceMetadata })
+    : requireBearerAuth({ verifier: new OAuthProvider(ctx), resourceMetadataUrl: urls.resourceMetadata, expectedResource: urls.resource });
   return (req, res, next) => {
     const presentsKey = !!req.get('x-api-key') || /^Bearer\s+mem_/i.test(req.get('authorization') ?? '');
     if (req.auth || presentsKey) return next();
