@@ -173,6 +173,25 @@ describe('authorization requests', () => {
   });
 });
 
+describe('consent', () => {
+  it('sends a denial back to the client as access_denied, and the request cannot be answered again', async () => {
+    const start = await supertest(t.app).get('/authorize').query(authorizeQuery({}));
+    const cookie = (start.headers['set-cookie'] as unknown as string[])[0]!.split(';')[0]!;
+    const page = await supertest(t.app).get(start.headers.location!).set('Cookie', cookie);
+    const form = { request: page.text.match(/name="request" value="([^"]*)"/)![1]!, csrf: page.text.match(/name="csrf" value="([^"]*)"/)![1]! };
+    // The consent page before signing in sends the browser to sign in.
+    const early = await supertest(t.app).get(`/oauth/consent?request=${form.request}`).set('Cookie', cookie);
+    expect(early.headers.location).toBe(`/oauth/sign-in?request=${form.request}`);
+    await supertest(t.app).post('/oauth/sign-in').set('Cookie', cookie).type('form').send({ ...form, email: a.email, password: a.password }).expect(303);
+    const denied = await supertest(t.app).post('/oauth/consent').set('Cookie', cookie).type('form').send({ ...form, decision: 'deny' });
+    expect(denied.status).toBe(303);
+    const to = new URL(denied.headers.location!);
+    expect({ error: to.searchParams.get('error'), state: to.searchParams.get('state'), code: to.searchParams.get('code') }).toEqual({ error: 'access_denied', state: 's1', code: null });
+    const again = await supertest(t.app).post('/oauth/consent').set('Cookie', cookie).type('form').send({ ...form, decision: 'approve', scopes: 'read' });
+    expect(again.status).toBe(400);
+  });
+});
+
 describe('codes and tokens', () => {
   it('refuses a code used twice and revokes the tokens the first use issued', async () => {
     const { verifier, challenge } = pkcePair();
