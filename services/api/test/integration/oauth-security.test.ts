@@ -59,6 +59,19 @@ const authorizeQuery = (extra: Record<string, string>) => ({
   ...extra,
 });
 
+/** A fresh authorization request on `app` as its browser holds it: the cookie, the sign-in form's fields, and a way to post that form. */
+async function signInForm(app: TestApp['app']) {
+  const start = await supertest(app).get('/authorize').query(authorizeQuery({}));
+  const cookie = (start.headers['set-cookie'] as unknown as string[])[0]!.split(';')[0]!;
+  const page = await supertest(app).get(start.headers.location!).set('Cookie', cookie);
+  const form = { request: page.text.match(/name="request" value="([^"]*)"/)![1]!, csrf: page.text.match(/name="csrf" value="([^"]*)"/)![1]! };
+  const attempt = (email: string, password: string, from?: string) => {
+    const req = supertest(app).post('/oauth/sign-in').set('Cookie', cookie).type('form');
+    return (from ? req.set('X-Forwarded-For', from) : req).send({ ...form, email, password });
+  };
+  return { cookie, form, attempt };
+}
+
 describe('discovery', () => {
   it('answers /mcp without credentials with the bearer challenge naming the resource metadata', async () => {
     const res = await supertest(t.app).post('/mcp').send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
@@ -175,14 +188,11 @@ describe('authorization requests', () => {
 
 describe('consent', () => {
   it('sends a denial back to the client as access_denied, and the request cannot be answered again', async () => {
-    const start = await supertest(t.app).get('/authorize').query(authorizeQuery({}));
-    const cookie = (start.headers['set-cookie'] as unknown as string[])[0]!.split(';')[0]!;
-    const page = await supertest(t.app).get(start.headers.location!).set('Cookie', cookie);
-    const form = { request: page.text.match(/name="request" value="([^"]*)"/)![1]!, csrf: page.text.match(/name="csrf" value="([^"]*)"/)![1]! };
+    const { cookie, form, attempt } = await signInForm(t.app);
     // The consent page before signing in sends the browser to sign in.
     const early = await supertest(t.app).get(`/oauth/consent?request=${form.request}`).set('Cookie', cookie);
     expect(early.headers.location).toBe(`/oauth/sign-in?request=${form.request}`);
-    await supertest(t.app).post('/oauth/sign-in').set('Cookie', cookie).type('form').send({ ...form, email: a.email, password: a.password }).expect(303);
+    expect((await attempt(a.email, a.password)).status).toBe(303);
     const denied = await supertest(t.app).post('/oauth/consent').set('Cookie', cookie).type('form').send({ ...form, decision: 'deny' });
     expect(denied.status).toBe(303);
     const to = new URL(denied.headers.location!);
@@ -319,20 +329,11 @@ describe('grants limited to one agent, and events', () => {
 });
 
 describe('sign-in limiter', () => {
-  /** A sign-in form of a fresh authorization request on `app`, and a way to post it. */
-  async function signInForm(app: TestApp['app']) {
-    const start = await supertest(app).get('/authorize').query(authorizeQuery({}));
-    const cookie = (start.headers['set-cookie'] as unknown as string[])[0]!.split(';')[0]!;
-    const page = await supertest(app).get(start.headers.location!).set('Cookie', cookie);
-    const form = { request: page.text.match(/name="request" value="([^"]*)"/)![1]!, csrf: page.text.match(/name="csrf" value="([^"]*)"/)![1]! };
-    return (email: string, password: string) => supertest(app).post('/oauth/sign-in').set('Cookie', cookie).type('form').send({ ...form, email, password });
-  }
-
   it('holds under a burst: past the per-account budget attempts are refused without checking the password', async () => {
     const victim = await registerWithPassword(t.app);
     const held = await createTestApp({ OAUTH_PUBLIC_URL: PUBLIC_URL, OAUTH_SIGNIN_ATTEMPTS_PER_ACCOUNT: '5', OAUTH_SIGNIN_LOCKOUT_SECONDS: '120', OAUTH_SIGNIN_ATTEMPTS_PER_ADDRESS: '100000' }, { db: t.ctx.db });
     try {
-      const attempt = await signInForm(held.app);
+      const { attempt } = await signInForm(held.app);
       const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => attempt(victim.email, `wrong ${i}`)));
       const statuses = burst.map((r) => r.status);
       expect(statuses.filter((s) => s === 401)).toHaveLength(5);
@@ -347,7 +348,7 @@ describe('sign-in limiter', () => {
 
   it('locks an account only briefly: after the window its owner signs in', async () => {
     const victim = await registerWithPassword(t.app);
-    const attempt = await signInForm(t.app);
+    const { attempt } = await signInForm(t.app);
     expect((await Promise.all(Array.from({ length: 6 }, () => attempt(victim.email, 'wrong')))).map((r) => r.status).sort()).toEqual([401, 401, 401, 401, 401, 429]);
     await new Promise((r) => setTimeout(r, 3_100));
     expect((await attempt(victim.email, victim.password)).status).toBe(303);
@@ -360,17 +361,12 @@ describe('sign-in limiter', () => {
     );
     try {
       const address = `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
-      const start = await supertest(proxied.app).get('/authorize').query(authorizeQuery({}));
-      const cookie = (start.headers['set-cookie'] as unknown as string[])[0]!.split(';')[0]!;
-      const page = await supertest(proxied.app).get(start.headers.location!).set('Cookie', cookie);
-      const form = { request: page.text.match(/name="request" value="([^"]*)"/)![1]!, csrf: page.text.match(/name="csrf" value="([^"]*)"/)![1]! };
-      const attempt = (email: string, from: string) =>
-        supertest(proxied.app).post('/oauth/sign-in').set('Cookie', cookie).set('X-Forwarded-For', from).type('form').send({ ...form, email, password: 'wrong' });
+      const { attempt } = await signInForm(proxied.app);
       const statuses = [];
-      for (let i = 0; i < 5; i++) statuses.push((await attempt(`nobody${i}@example.com`, address)).status);
+      for (let i = 0; i < 5; i++) statuses.push((await attempt(`nobody${i}@example.com`, 'wrong', address)).status);
       expect(statuses).toEqual([401, 401, 401, 429, 429]);
       // Another address is not held back by this one.
-      expect((await attempt(a.email, '198.51.100.7')).status).toBe(401);
+      expect((await attempt(a.email, 'wrong', '198.51.100.7')).status).toBe(401);
     } finally {
       await proxied.close();
     }
