@@ -37,6 +37,7 @@ export async function signIn(deps: OAuthDeps, input: { email: string; password: 
     return { failure: 'invalid' };
   }
   await signInAttemptsRepository.clear(deps.db, `account:${email}`);
+  await signInAttemptsRepository.sweep(deps.db, Math.max(limits.lockoutSeconds, limits.addressWindowSeconds));
   deps.event('sign_in_succeeded', { account_id: account.id, address: input.address });
   return { accountId: account.id };
 }

@@ -213,6 +213,11 @@ export const signInAttemptsRepository = {
     return rows[0]!;
   },
 
+  /** Counts whose window ended long ago say nothing any more: the table holds only recent attempts. */
+  async sweep(db: Knex, olderThanSeconds: number): Promise<void> {
+    await db('oauth_sign_in_attempts').whereRaw('window_started_at < now() - make_interval(secs => ?)', [olderThanSeconds]).delete();
+  },
+
   async clear(db: Knex, subject: string): Promise<void> {
     await db('oauth_sign_in_attempts').where({ subject }).delete();
   },
