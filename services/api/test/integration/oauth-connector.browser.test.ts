@@ -166,20 +166,20 @@ it('connects through discovery, registration, sign-in and consent; refreshes; is
   expect(provider.saved!.refresh_token).not.toBe(first.refresh_token);
 
   // 5. The account revokes the grant on the console's operations page: the next request is refused, and the host cannot refresh its way back.
-  const console = await browser.context.newPage();
-  console.setDefaultTimeout(15_000);
-  await console.goto(`${publicUrl}/#/operations`);
-  await console.getByLabel('API key').fill(account.key);
-  await console.getByRole('button', { name: 'Sign in' }).click();
-  const hosts = console.getByRole('table', { name: 'Connected hosts' });
+  const consolePage = await browser.context.newPage();
+  consolePage.setDefaultTimeout(15_000);
+  await consolePage.goto(`${publicUrl}/#/operations`);
+  await consolePage.getByLabel('API key').fill(account.key);
+  await consolePage.getByRole('button', { name: 'Sign in' }).click();
+  const hosts = consolePage.getByRole('table', { name: 'Connected hosts' });
   await waitForShown(hosts.getByRole('row', { name: /Browser test connector/ }), path.join(ARTIFACTS, 'failed-console-grants.png'));
   expect(await hosts.getByRole('row', { name: /Browser test connector/ }).innerText()).toMatch(/read, write/);
   await hosts.scrollIntoViewIfNeeded();
-  await console.screenshot({ path: path.join(ARTIFACTS, '03-console-connected-hosts.png'), fullPage: true });
+  await consolePage.screenshot({ path: path.join(ARTIFACTS, '03-console-connected-hosts.png'), fullPage: true });
   await hosts.getByRole('button', { name: 'Revoke' }).click();
   await hosts.getByRole('button', { name: 'Revoke access' }).click();
-  await waitForShown(console.getByText('No MCP host is connected through OAuth.'), path.join(ARTIFACTS, 'failed-console-revoke.png'));
-  await console.close();
+  await waitForShown(consolePage.getByText('No MCP host is connected through OAuth.'), path.join(ARTIFACTS, 'failed-console-revoke.png'));
+  await consolePage.close();
   const refused = await fetch(`${publicUrl}/mcp`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${provider.saved!.access_token}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
