@@ -10,7 +10,11 @@ const shared: Config.InitialProjectOptions = {
   },
   runtime: '<rootDir>/test/runtime.js',
   // compromise: the worker's one copy (test/shared/compromise.js), not a fresh load per file.
-  moduleNameMapper: { '^@xenova/transformers$': '<rootDir>/test/esm/xenova-transformers.js', '^compromise$': '<rootDir>/test/shared/compromise.js' },
+  moduleNameMapper: {
+    '^@xenova/transformers$': '<rootDir>/test/esm/xenova-transformers.js',
+    '^compromise$': '<rootDir>/test/shared/compromise.js',
+    '^jose$': '<rootDir>/test/esm/jose.js',
+  },
   testEnvironment: '<rootDir>/test/environment.js',
   moduleFileExtensions: ['ts', 'js', 'json'],
   // Each jest worker's own database and Redis key prefix (see test/global-setup.ts).
@@ -38,6 +42,7 @@ const PROCESS_SUITES = [
   'packages/console/test/integration/console.browser.test.ts',
   'packages/console/test/integration/memory-timeline.browser.test.ts',
   'packages/console/test/integration/time-aware.browser.test.ts',
+  'services/api/test/integration/oauth-connector.browser.test.ts',
 ];
 const asPattern = (file: string) => `/${file.replace(/[.]/g, '\\.')}$`;
 const PROCESS_SUITE_PATTERNS = PROCESS_SUITES.map(asPattern);

@@ -5,7 +5,7 @@
 // The test harness uses it for the worker's one in-memory PGlite, which the pglite projects' files use
 // in turn (@ams/testing's test-pglite.ts); for the test apps' OpenAPI response check, compiled once per
 // worker (test/openapi-response-check.js); and compromise, whose load builds its lexicon
-// (test/shared/compromise.js).
+// (test/shared/compromise.js); and jose, which only Node's own loader can require (test/esm/jose.js).
 const asyncHooks = require('node:async_hooks');
 const { TestEnvironment } = require('jest-environment-node');
 const { openApiResponseCheck, VIOLATIONS } = require('./openapi-response-check');
@@ -43,6 +43,8 @@ const workerStore = Object.freeze({
   openApiViolations: VIOLATIONS,
   /** compromise, loaded once per worker (test/shared/compromise.js). */
   compromise: () => require('compromise'),
+  /** jose, ESM-only: required here, in Node's own loader, which a file's sandbox cannot do (test/esm/jose.js). */
+  jose: () => require('jose'),
 });
 
 /**

@@ -21,3 +21,17 @@ export async function hashPassword(password: string): Promise<string> {
   const hash = await scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { N, r, p, maxmem: maxmem(N, r) });
   return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${hash.toString('base64')}`;
 }
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const N = Number(n);
+  const actual = await scrypt(password.normalize('NFKC'), Buffer.from(salt, 'base64'), expected.length, {
+    N,
+    r: Number(r),
+    p: Number(p),
+    maxmem: maxmem(N, Number(r)),
+  });
+  return crypto.timingSafeEqual(actual, expected);
+}

@@ -74,6 +74,17 @@ const CONFIG_MEANINGS: Readonly<Record<string, { meaning: string; default?: stri
   METRICS_HOST: { meaning: 'address of that listener' },
   WEBHOOK_SECRET_KEY: { meaning: 'seals webhook secrets at rest (32 bytes, base64)', default: 'a key file `DATA_DIR/webhook-secret.key`' },
   WEBHOOK_SECRET_KEYS_PREVIOUS: { meaning: 'previous keys, comma-separated, that still open rows during a rotation' },
+  OAUTH_PUBLIC_URL: { meaning: 'the service\'s origin as browsers and MCP hosts reach it (https; http only for localhost); set, it turns on the built-in OAuth authorization server for remote MCP hosts ([OAuth for remote MCP hosts](#oauth-for-remote-mcp-hosts))', default: 'none: `/mcp` takes API keys only' },
+  OAUTH_ISSUER: { meaning: 'an external OpenID Connect provider instead of the built-in server: `/mcp` takes its JWTs, checked against its discovery document and JWKS; needs `OAUTH_PUBLIC_URL` ([An external identity provider](#an-external-identity-provider))', default: 'none: the built-in server' },
+  OAUTH_AUDIENCE: { meaning: "the audience (`aud`) the external provider's tokens must carry", default: '`OAUTH_PUBLIC_URL` + `/mcp`' },
+  OAUTH_ACCOUNT_CLAIM: { meaning: "the claim of an external provider's token whose value is the account's email" },
+  OAUTH_SCOPES_CLAIM: { meaning: "the claim of an external provider's token holding its scopes (a space-separated string or an array; only `read`, `write` and `delete` count)" },
+  OAUTH_ACCESS_TOKEN_TTL_SECONDS: { meaning: 'lifetime of an OAuth access token' },
+  OAUTH_REFRESH_TOKEN_TTL_DAYS: { meaning: 'lifetime of an OAuth refresh token (each use replaces it with a new one)' },
+  OAUTH_SIGNIN_ATTEMPTS_PER_ACCOUNT: { meaning: 'sign-in attempts for one account within `OAUTH_SIGNIN_LOCKOUT_SECONDS`; beyond them that account\'s sign-in waits out the rest of the window' },
+  OAUTH_SIGNIN_LOCKOUT_SECONDS: { meaning: 'the per-account window, and so the longest anyone can keep an account from signing in by guessing (at most 900)' },
+  OAUTH_SIGNIN_ATTEMPTS_PER_ADDRESS: { meaning: 'sign-in attempts from one client address within `OAUTH_SIGNIN_ADDRESS_WINDOW_SECONDS`' },
+  OAUTH_SIGNIN_ADDRESS_WINDOW_SECONDS: { meaning: 'the per-address window' },
   BOOTSTRAP_ADMIN_KEY: { meaning: 'print an admin key on the first start of an empty store (to a 0600 file when stdout is not a terminal)' },
 };
 

@@ -109,6 +109,23 @@ export interface Config {
     /** Keys that still open rows sealed before a rotation; start-up re-seals those rows with the current key. */
     previousWebhookSecretKeys: Buffer[];
   };
+  /**
+   * The built-in OAuth authorization server for remote MCP hosts (docs/operations.md, "OAuth").
+   * publicUrl unset: off, and /mcp takes API keys only.
+   */
+  oauth: {
+    /** The service's origin as browsers and MCP hosts reach it; the issuer, and `${publicUrl}/mcp` the resource. */
+    publicUrl: string | undefined;
+    accessTokenTtlSeconds: number;
+    refreshTokenTtlSeconds: number;
+    /** Sign-in attempts per account within lockoutSeconds, and per address within addressWindowSeconds. */
+    signIn: { perAccount: number; lockoutSeconds: number; perAddress: number; addressWindowSeconds: number };
+    /**
+     * An external OpenID Connect provider instead of the built-in server: /mcp takes its JWTs
+     * (signature by its JWKS, issuer, audience), the account is the one whose email is accountClaim's value.
+     */
+    external: { issuer: string; audience: string; accountClaim: string; scopesClaim: string } | undefined;
+  };
   bootstrapAdminKey: boolean;
   mode: Mode;
 }
@@ -202,6 +219,31 @@ const schema = Joi.object({
   WEBHOOK_SECRET_KEYS_PREVIOUS: Joi.string()
     .pattern(/^[A-Za-z0-9+/]{43}=(,[A-Za-z0-9+/]{43}=)*$/)
     .messages({ 'string.pattern.base': '{{#label}} must be a comma-separated list of 32-byte base64 keys' }),
+  OAUTH_PUBLIC_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .custom((value: string, helpers) => {
+      const url = new URL(value);
+      if (url.pathname !== '/' || url.search || url.hash) return helpers.message({ custom: '{{#label}} must be an origin only (scheme, host, port), e.g. https://memory.example.com' });
+      // Tokens and passwords cross it: plain HTTP only to this machine.
+      if (url.protocol !== 'https:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) return helpers.message({ custom: '{{#label}} must be https (plain http only for localhost)' });
+      return url.origin;
+    }),
+  OAUTH_ISSUER: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .custom((value: string, helpers) => {
+      const url = new URL(value);
+      if (url.protocol !== 'https:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) return helpers.message({ custom: '{{#label}} must be https (plain http only for localhost)' });
+      return value.replace(/\/$/, '');
+    }),
+  OAUTH_AUDIENCE: Joi.string().max(2000),
+  OAUTH_ACCOUNT_CLAIM: Joi.string().pattern(/^[A-Za-z0-9_:./-]{1,100}$/).default('email'),
+  OAUTH_SCOPES_CLAIM: Joi.string().pattern(/^[A-Za-z0-9_:./-]{1,100}$/).default('scope'),
+  OAUTH_ACCESS_TOKEN_TTL_SECONDS: Joi.number().integer().min(60).max(86_400).default(900),
+  OAUTH_REFRESH_TOKEN_TTL_DAYS: Joi.number().integer().min(1).max(365).default(30),
+  OAUTH_SIGNIN_ATTEMPTS_PER_ACCOUNT: Joi.number().integer().min(1).max(1_000).default(5),
+  OAUTH_SIGNIN_LOCKOUT_SECONDS: Joi.number().integer().min(1).max(900).default(60),
+  OAUTH_SIGNIN_ATTEMPTS_PER_ADDRESS: Joi.number().integer().min(1).max(100_000).default(30),
+  OAUTH_SIGNIN_ADDRESS_WINDOW_SECONDS: Joi.number().integer().min(1).max(86_400).default(900),
   BOOTSTRAP_ADMIN_KEY: Joi.boolean().default(true),
 })
   .unknown(true)
@@ -227,6 +269,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     v.DATABASE_REPLICA_URLS && !v.DATABASE_URL && 'DATABASE_REPLICA_URLS: needs DATABASE_URL (replicas serve reads of a PostgreSQL server; embedded mode, PGlite, has none)',
     v.DATABASE_REPLICA_CHECK_INTERVAL_MS >= v.DATABASE_REPLICA_MAX_LAG_MS &&
       `DATABASE_REPLICA_CHECK_INTERVAL_MS: must be less than DATABASE_REPLICA_MAX_LAG_MS (${v.DATABASE_REPLICA_MAX_LAG_MS}): a replica is known to be within the bound only as of its last check`,
+    v.OAUTH_ISSUER && !v.OAUTH_PUBLIC_URL && 'OAUTH_ISSUER: needs OAUTH_PUBLIC_URL (the address hosts reach /mcp at, which tokens must be for)',
   ].filter(Boolean);
   if (replicaProblems.length) throw new ConfigError(`Invalid environment configuration:\n  - ${replicaProblems.join('\n  - ')}`);
   const nodeEnv = v.NODE_ENV as Config['nodeEnv'];
@@ -310,6 +353,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secrets: {
       webhookSecretKey: v.WEBHOOK_SECRET_KEY ? Buffer.from(v.WEBHOOK_SECRET_KEY, 'base64') : undefined,
       previousWebhookSecretKeys: v.WEBHOOK_SECRET_KEYS_PREVIOUS ? String(v.WEBHOOK_SECRET_KEYS_PREVIOUS).split(',').map((k) => Buffer.from(k, 'base64')) : [],
+    },
+    oauth: {
+      publicUrl: v.OAUTH_PUBLIC_URL,
+      accessTokenTtlSeconds: v.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+      refreshTokenTtlSeconds: v.OAUTH_REFRESH_TOKEN_TTL_DAYS * 86_400,
+      signIn: {
+        perAccount: v.OAUTH_SIGNIN_ATTEMPTS_PER_ACCOUNT,
+        lockoutSeconds: v.OAUTH_SIGNIN_LOCKOUT_SECONDS,
+        perAddress: v.OAUTH_SIGNIN_ATTEMPTS_PER_ADDRESS,
+        addressWindowSeconds: v.OAUTH_SIGNIN_ADDRESS_WINDOW_SECONDS,
+      },
+      external: v.OAUTH_ISSUER
+        ? { issuer: v.OAUTH_ISSUER, audience: v.OAUTH_AUDIENCE ?? `${v.OAUTH_PUBLIC_URL}/mcp`, accountClaim: v.OAUTH_ACCOUNT_CLAIM, scopesClaim: v.OAUTH_SCOPES_CLAIM }
+        : undefined,
     },
     bootstrapAdminKey: v.BOOTSTRAP_ADMIN_KEY,
     mode,

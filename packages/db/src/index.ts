@@ -44,3 +44,4 @@ export * from './repositories/memory-versions.repository';
 export * from './repositories/memory-expiry.repository';
 export * from './memory-expiry';
 export * from './repositories/retiering.repository';
+export * from './repositories/oauth.repository';

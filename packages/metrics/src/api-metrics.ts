@@ -11,6 +11,8 @@ export interface ApiMetrics {
   /** `route` is the route's pattern (`/v1/memories/:id`), never the URL: label values stay few. */
   observeRequest(method: string, route: string, status: number, seconds: number): void;
   observeSearch(mode: string, seconds: number): void;
+  /** One OAuth event (a sign-in, a consent, a token issued, refused or revoked...). */
+  countOAuth(event: string): void;
 }
 
 /**
@@ -38,6 +40,12 @@ export function apiMetrics(db: Knex, registry = new Registry()): ApiMetrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
+  const oauthEvents = new Counter({
+    name: 'ams_oauth_events_total',
+    help: 'OAuth events of the built-in authorization server, by event (sign_in_failed, consent_approved, token_refreshed, grant_revoked, ...).',
+    labelNames: ['event'],
+    registers: [registry],
+  });
   embeddingQueueGauges(registry, db);
   return {
     registry,
@@ -48,6 +56,9 @@ export function apiMetrics(db: Knex, registry = new Registry()): ApiMetrics {
     },
     observeSearch(mode, seconds) {
       searchSeconds.observe({ mode }, seconds);
+    },
+    countOAuth(event) {
+      oauthEvents.inc({ event });
     },
   };
 }

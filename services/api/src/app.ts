@@ -45,6 +45,9 @@ import { projectsRouter } from './routes/projects/projects.router';
 import { quotaRouter } from './routes/quota/quota.router';
 import { sessionsRouter } from './routes/sessions/sessions.router';
 import { webhooksRouter } from './routes/webhooks/webhooks.router';
+import { oauthGrantsRouter } from './routes/oauth/oauth-grants.router';
+import { oauthPagesRouter } from './routes/oauth/oauth-pages.router';
+import { externalResourceRouter, mcpBearerChallenge, oauthServerRouter } from './routes/oauth/oauth-server.router';
 
 const BODY_LIMIT = '1mb';
 const BATCH_BODY_LIMIT = '10mb';
@@ -93,6 +96,12 @@ export function createApp(ctx: AppContext): ApiApp {
   app.use(openApiRouter(ROUTE_DOCS));
   app.use(healthRouter(ctx));
   app.use(authRouter(ctx, [registerLimiter, safeUrl, ...jsonBody(BODY_LIMIT)]));
+  // With OAUTH_PUBLIC_URL: the authorization server for remote MCP hosts, its pages, and /mcp's bearer challenge.
+  // With OAUTH_ISSUER as well: an external identity provider's tokens instead, and no server of our own.
+  if (ctx.config.oauth.publicUrl) {
+    app.use(ctx.config.oauth.external ? externalResourceRouter(ctx) : [oauthServerRouter(ctx, registerLimiter), oauthPagesRouter(ctx)]);
+    app.use('/mcp', mcpBearerChallenge(ctx));
+  }
 
   // Everything below needs a valid key, checked before the body is even parsed.
   app.use(requireAuth);
@@ -112,6 +121,7 @@ export function createApp(ctx: AppContext): ApiApp {
   app.use(quotaRouter(ctx));
   app.use(embedRouter(ctx));
   app.use(apiKeysRouter(ctx));
+  app.use(oauthGrantsRouter(ctx));
   app.use(agentsRouter(ctx));
   app.use(memoriesRouter(ctx));
   app.use(memoriesV2Router(ctx));

@@ -1,4 +1,4 @@
-import type { KeyCheckDeps } from '@ams/accounts';
+import type { KeyCheckDeps, OAuthDeps } from '@ams/accounts';
 import { secretBoxFor } from '@ams/core';
 import type { RetieringDeps } from '@ams/memories';
 import type { ReembedDeps } from '@ams/vectors';
@@ -13,6 +13,22 @@ export const store = (ctx: AppContext) => ({ db: ctx.db.knex, embedder: ctx.embe
 
 /** Checking presented API keys. */
 export const keyCheckDeps = (ctx: AppContext): KeyCheckDeps => ({ db: ctx.db.knex, logger: ctx.logger, apiKeyCacheMs: ctx.config.apiKeyCacheMs });
+
+/** The OAuth rules: this server's /mcp as the one resource, each event logged and counted. */
+export const oauthDeps = (ctx: AppContext): OAuthDeps => ({
+  db: ctx.db.knex,
+  oauth: {
+    resource: `${ctx.config.oauth.publicUrl}/mcp`,
+    accessTokenTtlSeconds: ctx.config.oauth.accessTokenTtlSeconds,
+    refreshTokenTtlSeconds: ctx.config.oauth.refreshTokenTtlSeconds,
+    signIn: ctx.config.oauth.signIn,
+  },
+  event(name, fields) {
+    ctx.metrics?.countOAuth(name);
+    const level = name === 'sign_in_failed' || name === 'sign_in_throttled' || name === 'token_refused' || name.endsWith('_replayed') ? 'warn' : 'info';
+    ctx.logger.log(level, `oauth ${name.replace(/_/g, ' ')}`, { oauth_event: name, ...fields });
+  },
+});
 
 /** The webhook rules; the secrets' key is made on first use. */
 export const webhookDeps = (ctx: AppContext): WebhookDeps => ({

@@ -683,6 +683,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/oauth/grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the OAuth grants of the account: each connected MCP client, its scopes, its last use
+         * @description Requires the `admin` scope.
+         */
+        get: operations["getV1OauthGrants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/grants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an OAuth grant: the client's tokens stop working at their next request
+         * @description Requires the `admin` scope.
+         */
+        delete: operations["deleteV1OauthGrantsId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/agents": {
         parameters: {
             query?: never;
@@ -7395,6 +7435,241 @@ export interface operations {
         };
     };
     deleteV1ApiKeysId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`admin`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1OauthGrants: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of live grants, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ({
+                            /** @constant */
+                            object: "oauth_grant";
+                            /** Format: uuid */
+                            id: string;
+                            client_id: string;
+                            client_name: string | null;
+                            redirect_hosts: string[];
+                            scopes: string[];
+                            /** Format: uuid */
+                            agent_id: string | null;
+                            resource: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            last_used_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                        total_count: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`admin`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A resource the request names (agent, session, project, entity...) does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1OauthGrantsId: {
         parameters: {
             query?: never;
             header?: never;
@@ -16062,13 +16337,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key */
+            /** @description No valid credentials. With an API key: the API's error. Otherwise, when OAuth is on (`OAUTH_PUBLIC_URL`), the bearer challenge MCP hosts start OAuth from: an OAuth error body (`error`, `error_description`) */
             401: {
                 headers: {
+                    /** @description With OAuth on and no API key: `Bearer error="invalid_token", ..., resource_metadata="<the protected resource metadata URL>"` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description Not offered by this stateless server (JSON-RPC error body) */
@@ -16160,13 +16439,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key */
+            /** @description No valid credentials. With an API key: the API's error. Otherwise, when OAuth is on (`OAUTH_PUBLIC_URL`), the bearer challenge MCP hosts start OAuth from: an OAuth error body (`error`, `error_description`) */
             401: {
                 headers: {
+                    /** @description With OAuth on and no API key: `Bearer error="invalid_token", ..., resource_metadata="<the protected resource metadata URL>"` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
@@ -16236,13 +16519,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key */
+            /** @description No valid credentials. With an API key: the API's error. Otherwise, when OAuth is on (`OAUTH_PUBLIC_URL`), the bearer challenge MCP hosts start OAuth from: an OAuth error body (`error`, `error_description`) */
             401: {
                 headers: {
+                    /** @description With OAuth on and no API key: `Bearer error="invalid_token", ..., resource_metadata="<the protected resource metadata URL>"` */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description Not offered by this stateless server (JSON-RPC error body) */

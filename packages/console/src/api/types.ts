@@ -243,6 +243,17 @@ export interface Delivery {
   created_at: string;
 }
 
+export interface OAuthGrant {
+  id: string;
+  client_id: string;
+  client_name: string | null;
+  redirect_hosts: string[];
+  scopes: Scope[];
+  agent_id: string | null;
+  created_at: string;
+  last_used_at: string | null;
+}
+
 export interface ApiKeyRecord {
   id: string;
   name: string;

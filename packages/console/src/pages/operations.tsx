@@ -8,13 +8,14 @@ import { ConfirmButton, Field, PageHeader, Scoped, Section, Stat, StatusBadge } 
 import { href } from '../router';
 import { useSession } from '../session';
 import { useAction, useResource } from '../use-resource';
+import { OAuthGrants } from './oauth-grants-section';
 import { RetieringSection } from './retiering-section';
 
 export function OperationsPage() {
   const { can } = useSession();
   return (
     <>
-      <PageHeader title="Operations" subtitle="Health, ingestion, webhooks and keys." />
+      <PageHeader title="Operations" subtitle="Health, ingestion, webhooks, keys and connected hosts." />
       <HealthSection />
       <IngestionSection />
       <FailedEmbeddings />
@@ -27,6 +28,11 @@ export function OperationsPage() {
       <Section title="API keys">
         <Scoped allowed={can('admin')} why="API keys are managed with an admin key.">
           <ApiKeys />
+        </Scoped>
+      </Section>
+      <Section title="Connected hosts (OAuth)">
+        <Scoped allowed={can('admin')} why="Connected hosts are managed with an admin key.">
+          <OAuthGrants />
         </Scoped>
       </Section>
     </>

@@ -23,6 +23,7 @@ import { citusDistribution } from './20261126_030_citus_distribution';
 import { memoryHistoryOnShards } from './20261126_060_memory_history_on_shards';
 import { agentDefaultExpiryFunction } from './20261126_061_agent_default_expiry_function';
 import { historySkipsBookkeeping } from './20261128_070_history_skips_bookkeeping';
+import { oauth } from './20261128_071_oauth';
 
 /** Listed explicitly (not globbed) so tsx, jest and a bundled build all see the same set, in order. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -50,5 +51,6 @@ export const MIGRATIONS: readonly Migration[] = [
   memoryHistoryOnShards,
   agentDefaultExpiryFunction,
   historySkipsBookkeeping,
+  oauth,
 ];
 export type { Migration };

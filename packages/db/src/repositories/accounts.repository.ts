@@ -24,6 +24,11 @@ export const accountsRepository = {
     await trx.raw('LOCK TABLE accounts IN SHARE ROW EXCLUSIVE MODE');
   },
 
+  /** Sign-in by email (case-insensitive, as registration compares them). */
+  async findByEmail(db: Knex, email: string): Promise<AccountRow | undefined> {
+    return db('accounts').whereRaw('lower(email) = lower(?)', [email]).first();
+  },
+
   async count(db: Knex): Promise<number> {
     const row = await db('accounts').count<{ count: number }[]>('* as count').first();
     return Number(row?.count ?? 0);

@@ -69,9 +69,18 @@ export const mcpOpenApi: RouteDocs = Object.fromEntries(
       tag: 'mcp',
       dispatches: true,
       description: 'Tools over the same service, keys, scopes and rate limits as the REST API. Connect an MCP client to this URL.',
-      responses: (method === 'POST'
-        ? { 200: { description: 'A JSON-RPC response (JSON or an SSE stream)', schema: json } }
-        : { 405: { description: 'Not offered by this stateless server (JSON-RPC error body)', schema: json } }) as RouteDoc['responses'],
+      responses: {
+        ...(method === 'POST'
+          ? { 200: { description: 'A JSON-RPC response (JSON or an SSE stream)', schema: json } }
+          : { 405: { description: 'Not offered by this stateless server (JSON-RPC error body)', schema: json } }),
+        401: {
+          description:
+            "No valid credentials. With an API key: the API's error. Otherwise, when OAuth is on (`OAUTH_PUBLIC_URL`), the bearer challenge MCP hosts start OAuth from: an OAuth error body (`error`, `error_description`)",
+          headers: { 'WWW-Authenticate': 'With OAuth on and no API key: `Bearer error="invalid_token", ..., resource_metadata="<the protected resource metadata URL>"`' },
+          schema: json,
+          replacesError: true,
+        },
+      } as RouteDoc['responses'],
     } satisfies RouteDoc,
   ]),
 );

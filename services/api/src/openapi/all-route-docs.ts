@@ -1,5 +1,6 @@
 import { agentsOpenApi } from '../routes/agents/agents.openapi';
 import { apiKeysOpenApi } from '../routes/api-keys/api-keys.openapi';
+import { oauthGrantsOpenApi } from '../routes/oauth/oauth-grants.openapi';
 import { authOpenApi } from '../routes/auth/auth.openapi';
 import { compatOpenApi } from '../routes/compat/compat.openapi';
 import { embedOpenApi } from '../routes/embed/embed.openapi';
@@ -36,6 +37,7 @@ export const ROUTE_DOCS: RouteDocs = {
   ...healthOpenApi,
   ...authOpenApi,
   ...apiKeysOpenApi,
+  ...oauthGrantsOpenApi,
   ...agentsOpenApi,
   ...memoriesOpenApi,
   ...entitiesOpenApi,

@@ -131,6 +131,8 @@ function operation(route: AppRoute, doc: RouteDoc): Operation {
     };
   }
   for (const [status, why] of errorStatuses(route, doc)) {
+    // A route that answers an error status with a body of its own documents it in `responses`.
+    if (doc.responses[status]?.replacesError) continue;
     op.responses[String(status)] = {
       description: why,
       ...(status === 429 ? { headers: { 'Retry-After': { description: 'Seconds until a retry can succeed', schema: { type: 'integer' } } } } : {}),

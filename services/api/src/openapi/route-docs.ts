@@ -10,6 +10,8 @@ interface ResponseDoc {
   contentType?: string;
   /** Response headers worth naming, e.g. Location. */
   headers?: Record<string, string>;
+  /** An error status this route answers with this body instead of the API's error envelope. */
+  replacesError?: boolean;
 }
 
 /**
