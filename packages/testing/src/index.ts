@@ -18,3 +18,4 @@ export * from './scratch-database';
 export * from './account-fingerprint';
 export * from './test-replica';
 export * from './test-pglite';
+export * from './generated-store';
