@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { Knex } from 'knex';
+import type { Database } from '@ams/db';
 
 export interface GeneratedStore {
   accountId: string;
@@ -25,7 +25,8 @@ export function dictionaryWords(): string[] {
  * number and a tag list. The HNSW index is built once after the load (as a bulk load would), then
  * the table is analyzed.
  */
-export async function generateMemories(knex: Knex, store: Omit<GeneratedStore, 'count'>, count: number): Promise<GeneratedStore> {
+export async function generateMemories(db: Database, store: Omit<GeneratedStore, 'count'>, count: number): Promise<GeneratedStore> {
+  const knex = db.knex;
   const words = dictionaryWords();
   await knex.raw(`CREATE TABLE IF NOT EXISTS generated_store_words (i int PRIMARY KEY, w text NOT NULL)`);
   await knex.raw(`TRUNCATE generated_store_words`);

@@ -34,13 +34,13 @@ export async function withinOwnDeadline<T>(req: Request, res: Response, ms: numb
   const fromParent = () => controller.abort(parent.reason);
   if (parent.aborted) fromParent();
   else parent.addEventListener('abort', fromParent, { once: true });
-  const timer = setTimeout(() => {
-    if (!res.headersSent) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
-    controller.abort(late);
-  }, ms);
+  const timer = setTimeout(() => controller.abort(late), ms);
   signals.set(req, controller.signal);
   try {
     return await run();
+  } catch (err) {
+    if (err === late && !res.headersSent) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+    throw err;
   } finally {
     clearTimeout(timer);
     parent.removeEventListener('abort', fromParent);

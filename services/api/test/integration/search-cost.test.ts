@@ -67,7 +67,7 @@ onPostgres('the cost of one search is bounded (100k memories)', () => {
     t = await createTestApp({}, { db: scratch.db, backend: 'postgres' });
     acct = await createAccount(t.ctx);
     const agentId = await ensureAgent(t.ctx, acct.accountId, 'bulk');
-    await generateMemories(scratch.db.knex, { accountId: acct.accountId, agentId, model: t.ctx.embedder.model, dimensions: t.ctx.embedder.dimensions }, STORE);
+    await generateMemories(scratch.db, { accountId: acct.accountId, agentId, model: t.ctx.embedder.model, dimensions: t.ctx.embedder.dimensions }, STORE);
   }, 240_000);
   afterAll(async () => {
     await t?.close();
