@@ -36,6 +36,7 @@ const CONFIG_MEANINGS: Readonly<Record<string, { meaning: string; default?: stri
   MAX_EVENT_LOOP_DELAY_MS: { meaning: 'mean event-loop delay over the last second past which new requests get 503; `0`: off' },
   MAX_DB_POOL_WAIT_MS: { meaning: 'shortest wait for a database connection over the last half second past which new requests get 503; `0`: off' },
   REQUEST_TIMEOUT_MS: { meaning: 'per-request deadline: past it the client gets 503 and reads stop; `0`: off' },
+  SEARCH_TIMEOUT_MS: { meaning: "the deadline of `POST /v1/memories/search`, its own: past it the search's statement is cancelled and the client gets 503; below `REQUEST_TIMEOUT_MS` when that is on; `0` (only with `REQUEST_TIMEOUT_MS=0`): off ([Bounds on a search](api.md#bounds-on-a-search))", default: 'a third of `REQUEST_TIMEOUT_MS` (10 s); 10 s when that is `0`' },
   EMBEDDING_PROVIDER: { meaning: '`transformers` (local ONNX model) or `lexical` (deterministic, no model files)' },
   EMBEDDING_MODEL: { meaning: 'the model, read from `MODEL_DIR/<model>/`' },
   MODEL_DIR: { meaning: 'where model files live' },

@@ -42,7 +42,7 @@ export interface Config {
   /** The largest import upload accepted, in bytes (it is spooled to a temporary file before the job starts). */
   importMaxBytes: number;
   /** Load shedding (services/api/src/middleware/backpressure.ts); 0 turns a bound off. */
-  backpressure: { maxInFlight: number; maxQueued: number; maxQueueDelayMs: number; maxEventLoopDelayMs: number; maxPoolWaitMs: number; requestTimeoutMs: number };
+  backpressure: { maxInFlight: number; maxQueued: number; maxQueueDelayMs: number; maxEventLoopDelayMs: number; maxPoolWaitMs: number; requestTimeoutMs: number; searchTimeoutMs: number };
   embedding: {
     provider: EmbeddingProvider;
     model: string;
@@ -182,6 +182,8 @@ const schema = Joi.object({
   MAX_EVENT_LOOP_DELAY_MS: Joi.number().integer().min(0).default(1000),
   MAX_DB_POOL_WAIT_MS: Joi.number().integer().min(0).default(100),
   REQUEST_TIMEOUT_MS: Joi.number().integer().min(0).default(30_000),
+  // A search's own deadline, below the request's; default a third of it (10 s of 30 s), 10 s when that is off.
+  SEARCH_TIMEOUT_MS: Joi.number().integer().min(0),
   EMBEDDING_PROVIDER: Joi.string().valid('transformers', 'lexical').default('transformers'),
   EMBEDDING_MODEL: Joi.string().default('Xenova/all-MiniLM-L6-v2'),
   MODEL_DIR: Joi.string().default('./models'),
@@ -267,6 +269,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const replicaProblems = [
     v.DATABASE_REPLICA_URLS && !v.DATABASE_URL && 'DATABASE_REPLICA_URLS: needs DATABASE_URL (replicas serve reads of a PostgreSQL server; embedded mode, PGlite, has none)',
+    v.SEARCH_TIMEOUT_MS !== undefined && v.REQUEST_TIMEOUT_MS > 0 && (v.SEARCH_TIMEOUT_MS === 0 || v.SEARCH_TIMEOUT_MS >= v.REQUEST_TIMEOUT_MS) &&
+      `SEARCH_TIMEOUT_MS: must be between 1 and REQUEST_TIMEOUT_MS (${v.REQUEST_TIMEOUT_MS}) exclusive: a search ends with its own answer before the request's deadline`,
     v.DATABASE_REPLICA_CHECK_INTERVAL_MS >= v.DATABASE_REPLICA_MAX_LAG_MS &&
       `DATABASE_REPLICA_CHECK_INTERVAL_MS: must be less than DATABASE_REPLICA_MAX_LAG_MS (${v.DATABASE_REPLICA_MAX_LAG_MS}): a replica is known to be within the bound only as of its last check`,
     v.OAUTH_ISSUER && !v.OAUTH_PUBLIC_URL && 'OAUTH_ISSUER: needs OAUTH_PUBLIC_URL (the address hosts reach /mcp at, which tokens must be for)',
@@ -309,6 +313,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxEventLoopDelayMs: v.MAX_EVENT_LOOP_DELAY_MS,
       maxPoolWaitMs: v.MAX_DB_POOL_WAIT_MS,
       requestTimeoutMs: v.REQUEST_TIMEOUT_MS,
+      searchTimeoutMs: v.SEARCH_TIMEOUT_MS ?? (v.REQUEST_TIMEOUT_MS > 0 ? Math.ceil(v.REQUEST_TIMEOUT_MS / 3) : 10_000),
     },
     embedding: {
       provider: v.EMBEDDING_PROVIDER,

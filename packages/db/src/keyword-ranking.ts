@@ -31,6 +31,13 @@ import { prepared } from './driver-features';
  * as the filter and is ranked the same way.
  */
 const MAX_TERMS = 12;
+/**
+ * Query words looked up (statement 1) at most: counting is the keyword leg's cost per word, so a
+ * query of more distinct words counts the MAX_LOOKED_UP that the statistics of content_tsv deem
+ * rarest (not among ANALYZE's most common elements, or least frequent there; the query's order
+ * among equals), and ranks by the MAX_TERMS rarest of those. docs/api.md, "Bounds on a search".
+ */
+const MAX_LOOKED_UP = 64;
 /** Pairs of the rarest common words (3 words: 3 pairs) widen the candidates; more pairs cost more than they found (npm run bench, 100k). */
 const MAX_COMMON_PAIRED = 3;
 const K1 = 1.2;
@@ -61,7 +68,8 @@ export async function bm25Ranked<R extends Neighbour>(
   k: number,
   read: (ranked: Knex.Raw) => Promise<R[]>,
 ): Promise<R[]> {
-  const syntax = WEB_SEARCH_SYNTAX.test(text);
+  // Past MAX_LOOKED_UP distinct words the syntax is dropped: an alternative of every word would make every row a candidate.
+  const syntax = WEB_SEARCH_SYNTAX.test(text) && distinctWords(text) <= MAX_LOOKED_UP;
   // Excluded words (-word) are not terms to rank by.
   const positive = syntax ? text.replace(/(^|\s)-\S+/g, ' ') : text;
   const holding = holdingWord(db, rows);
@@ -69,13 +77,14 @@ export async function bm25Ranked<R extends Neighbour>(
   words.warmUp(rows, scope);
   const known = words.known(scope);
   // A word known to be common is not counted (its df is COMMON either way: counts stop there).
+  const rarest = mayExceedLookUps(positive);
   const { rows: found } = await prepared(
     db.raw(
       `SELECT quote_literal(t.lex)::tsquery::text AS tq, CASE WHEN t.lex = ANY (?::text[]) THEN ? ELSE d.df END AS df,
               (SELECT greatest(reltuples, 0) FROM pg_class WHERE oid = 'memories'::regclass)::float8 AS n
-         FROM unnest(tsvector_to_array(to_tsvector('english', ?))) AS t(lex)
+         FROM ${rarest ? RAREST_LEXEMES : ALL_LEXEMES} AS t(lex)
          CROSS JOIN LATERAL (SELECT count(*)::int AS df FROM (?) AS s WHERE NOT (t.lex = ANY (?::text[]))) AS d`,
-      [known, COMMON, positive, holding, known],
+      [known, COMMON, positive, ...(rarest ? [known] : []), holding, known],
     ),
   );
   const counted = (found as Term[]).map((t) => ({ lex: lexemeOf(t.tq), df: Number(t.df) })).filter((t) => !known.includes(t.lex));
@@ -119,6 +128,44 @@ export async function bm25Ranked<R extends Neighbour>(
     if (found.length >= k) return found;
   }
   return rank(db.raw('?::tsquery', [candidateQuery(terms)]));
+}
+
+/** The query's lexemes, for a query of few words (the limit only holds when the parser splits its words further: a-b is a-b, a and b). */
+const ALL_LEXEMES = `(SELECT lex FROM unnest(tsvector_to_array(to_tsvector('english', ?))) AS q(lex) LIMIT ${MAX_LOOKED_UP})`;
+
+/**
+ * The query's MAX_LOOKED_UP lexemes likely rarest: by their frequency among ANALYZE's most common
+ * elements of content_tsv (absent: rarer than any there; on Citus the coordinator has none, so all
+ * are), then in the order the query gives them (its first words first). Of the words likely common
+ * (known common, or estimated in COMMON or more rows) only the MAX_TERMS least frequent: ranking
+ * needs no more of them, and counting one through a narrow filter reads every row holding it.
+ */
+const RAREST_LEXEMES = `(SELECT lex FROM (
+     SELECT q.lex, row_number() OVER (PARTITION BY c.common ORDER BY c.freq, q.positions[1]) AS nth, c.common, c.freq, q.positions[1] AS pos
+       FROM unnest(to_tsvector('english', ?)) AS q(lex, positions, weights)
+       LEFT JOIN (SELECT m.lex, max(m.freq) AS freq
+                    FROM pg_stats s, unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS m(lex, freq)
+                   WHERE s.schemaname = current_schema() AND s.tablename = 'memories' AND s.attname = 'content_tsv' AND m.lex IS NOT NULL
+                   GROUP BY m.lex) AS e ON e.lex = q.lex
+       CROSS JOIN LATERAL (SELECT coalesce(e.freq, 0) AS freq,
+                                  q.lex = ANY (?::text[]) OR coalesce(e.freq, 0) * (SELECT greatest(reltuples, 0) FROM pg_class WHERE oid = 'memories'::regclass) >= ${COMMON} AS common) AS c
+     ) AS ranked
+    WHERE NOT common OR nth <= ${MAX_TERMS}
+    ORDER BY common, freq, pos
+    LIMIT ${MAX_LOOKED_UP})`;
+
+/**
+ * Whether `text` may have more than MAX_LOOKED_UP distinct lexemes: more than a quarter as many
+ * distinct words (the parser makes up to three tokens of one, `a-b`; a URL more). Typical queries
+ * have far fewer, and skip the statistics' read.
+ */
+function mayExceedLookUps(text: string): boolean {
+  return distinctWords(text) > MAX_LOOKED_UP / 4;
+}
+
+function distinctWords(text: string): number {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.length > MAX_LOOKED_UP / 4 ? new Set(words).size : words.length;
 }
 
 /** Rows holding any rare term, or any two of the (few rarest) common ones; all common: any two, else any. */

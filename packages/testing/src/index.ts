@@ -19,3 +19,4 @@ export * from './account-fingerprint';
 export * from './test-replica';
 export * from './test-pglite';
 export * from './oauth-flow';
+export * from './generated-store';

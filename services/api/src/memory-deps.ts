@@ -1,11 +1,12 @@
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
+import { ApiError } from '@ams/core';
 import { abandonable } from '@ams/db';
 import type { Embedder } from '@ams/embeddings';
 import { embedNow, ingestionPolicy } from '@ams/ingestion';
 import type { MemoryDeps, SearchDeps } from '@ams/memories';
 import type { AppContext } from './context';
 import { readerFor } from './middleware/route-reads';
-import { isReadRequest, requestSignal } from './middleware/backpressure';
+import { isReadRequest, requestSignal, withinOwnDeadline } from './middleware/backpressure';
 
 /** `embedder` refusing to start once `signal` has fired: a search nobody waits for skips its query embedding. */
 function stopsWith(embedder: Embedder, signal: AbortSignal): Embedder {
@@ -42,4 +43,14 @@ export function memoryDeps(ctx: AppContext, req: Request): MemoryDeps {
     embedNow: (accountId, id) =>
       embedNow({ db, embedder, logger, ...ingestionPolicy(ctx.config), onDeliveries: ctx.webhookDispatch }, accountId, id),
   };
+}
+
+/**
+ * Runs a search under SEARCH_TIMEOUT_MS, its own deadline below the request's (docs/api.md,
+ * "Bounds on a search"): `run` takes its resources (memoryDeps) inside, so they stop with it.
+ */
+export function withinSearchDeadline<T>(ctx: AppContext, req: Request, res: Response, run: () => Promise<T>): Promise<T> {
+  const ms = ctx.config.backpressure.searchTimeoutMs;
+  const late = new ApiError('service_unavailable', `The search did not complete within ${ms} ms (SEARCH_TIMEOUT_MS); narrow it (fewer words, a smaller metadata_filter) or retry later.`);
+  return withinOwnDeadline(req, res, ms, late, run);
 }

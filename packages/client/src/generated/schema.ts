@@ -8844,6 +8844,7 @@ export interface operations {
                     /** @default 10 */
                     limit?: number;
                     min_score?: number;
+                    /** @description At most 20 keys and 65536 bytes of JSON; $in/$nin at most 1000 values, of which at most 100 objects or arrays */
                     metadata_filter?: {
                         [key: string]: unknown;
                     };

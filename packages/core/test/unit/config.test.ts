@@ -53,6 +53,16 @@ describe('loadConfig', () => {
     );
   });
 
+  it('gives a search a deadline of its own below the request deadline', () => {
+    expect(loadConfig({}).backpressure).toMatchObject({ requestTimeoutMs: 30_000, searchTimeoutMs: 10_000 });
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: '1500' }).backpressure.searchTimeoutMs).toBe(500);
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: '0' }).backpressure.searchTimeoutMs).toBe(10_000);
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: '0', SEARCH_TIMEOUT_MS: '0' }).backpressure.searchTimeoutMs).toBe(0);
+    expect(loadConfig({ SEARCH_TIMEOUT_MS: '2500' }).backpressure.searchTimeoutMs).toBe(2_500);
+    for (const searchTimeout of ['30000', '0'])
+      expect(() => loadConfig({ SEARCH_TIMEOUT_MS: searchTimeout })).toThrow(/SEARCH_TIMEOUT_MS: must be between 1 and REQUEST_TIMEOUT_MS \(30000\) exclusive/);
+  });
+
   it('downloads a missing model by default in embedded mode only; EMBEDDING_ALLOW_REMOTE_MODELS decides either way', () => {
     expect(loadConfig({}).embedding).toMatchObject({ allowRemoteModels: true, modelHost: 'https://huggingface.co', queryCacheSize: 1000 });
     expect(loadConfig({ EMBEDDING_ALLOW_REMOTE_MODELS: 'false' }).embedding.allowRemoteModels).toBe(false);

@@ -231,6 +231,28 @@ export type MetadataCondition =
 
 const COMPARATORS = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
 
+/**
+ * `key` holds one of `values` (containment, as $eq): one bind parameter per kind, however long the
+ * list. A scalar is contained exactly when it is the stored value, so scalars are one hashed lookup
+ * of the row's value (the list is hashed once per statement); objects and arrays are contained in
+ * part, so each is a containment test of its own.
+ */
+function inList(key: string, values: unknown[]): [string, string[]] {
+  const scalars = values.filter((v) => v === null || typeof v !== 'object');
+  const nested = values.filter((v) => v !== null && typeof v === 'object');
+  const parts: string[] = [];
+  const bindings: string[] = [];
+  if (scalars.length > 0) {
+    parts.push(`coalesce(memories.metadata -> ?::text IN (SELECT jsonb_array_elements(?::jsonb)), false)`);
+    bindings.push(key, JSON.stringify(scalars));
+  }
+  if (nested.length > 0) {
+    parts.push(`EXISTS (SELECT 1 FROM jsonb_array_elements(?::jsonb) AS v(val) WHERE memories.metadata @> jsonb_build_object(?::text, v.val))`);
+    bindings.push(JSON.stringify(nested), key);
+  }
+  return [parts.length > 0 ? `(${parts.join(' OR ')})` : 'false', bindings];
+}
+
 function applyMetadataCondition(q: Knex.QueryBuilder, c: MetadataCondition): void {
   const contains = (v: unknown) => JSON.stringify({ [c.key]: v });
   switch (c.op) {
@@ -240,19 +262,16 @@ function applyMetadataCondition(q: Knex.QueryBuilder, c: MetadataCondition): voi
     case '$ne':
       q.whereRaw('NOT (memories.metadata @> ?::jsonb)', [contains(c.value)]);
       break;
-    // One bind parameter for the whole list, however long it is.
-    case '$in':
-      q.whereRaw(`EXISTS (SELECT 1 FROM jsonb_array_elements(?::jsonb) AS v(val) WHERE memories.metadata @> jsonb_build_object(?::text, v.val))`, [
-        JSON.stringify(c.value),
-        c.key,
-      ]);
+    case '$in': {
+      const [sql, bindings] = inList(c.key, c.value);
+      q.whereRaw(sql, bindings);
       break;
-    case '$nin':
-      q.whereRaw(
-        `NOT EXISTS (SELECT 1 FROM jsonb_array_elements(?::jsonb) AS v(val) WHERE memories.metadata @> jsonb_build_object(?::text, v.val))`,
-        [JSON.stringify(c.value), c.key],
-      );
+    }
+    case '$nin': {
+      const [sql, bindings] = inList(c.key, c.value);
+      q.whereRaw(`NOT ${sql}`, bindings);
       break;
+    }
     case '$exists':
       q.whereRaw(`${c.value ? '' : 'NOT '}jsonb_exists(memories.metadata, ?)`, [c.key]);
       break;

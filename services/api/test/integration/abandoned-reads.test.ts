@@ -109,9 +109,24 @@ onPostgres('reads nobody waits for are abandoned', () => {
   it('answers a read past its deadline with 503 and Retry-After, and cancels its query', async () => {
     await serve({ REQUEST_TIMEOUT_MS: '1000' });
     await holdMemoriesLock();
-    const res = await t.request().post('/v1/memories/search').set(bearer(acct.key)).send({ query: 'kafka', search_mode: 'keyword' });
+    // A list: a search has its own, shorter deadline (below).
+    const res = await t.request().get('/v1/memories?limit=5').set(bearer(acct.key));
     expect(expectError(res, 503, 'service_unavailable').message).toMatch(/did not complete within 1000 ms/);
     expect(res.headers['retry-after']).toBe('1');
+    await waitFor(async () => (await stuck()) === 0, 10_000);
+    await lock!.rollback();
+    lock = undefined;
+    await serverHealthy();
+  });
+
+  it('answers a search past SEARCH_TIMEOUT_MS with 503 and Retry-After, well before the request deadline, and cancels its statement', async () => {
+    await serve({ REQUEST_TIMEOUT_MS: '20000', SEARCH_TIMEOUT_MS: '800' });
+    await holdMemoriesLock();
+    const started = Date.now();
+    const res = await t.request().post('/v1/memories/search').set(bearer(acct.key)).send({ query: 'kafka', search_mode: 'hybrid' });
+    expect(expectError(res, 503, 'service_unavailable').message).toMatch(/^The search did not complete within 800 ms \(SEARCH_TIMEOUT_MS\)/);
+    expect(res.headers['retry-after']).toBe('1');
+    expect(Date.now() - started).toBeLessThan(10_000);
     await waitFor(async () => (await stuck()) === 0, 10_000);
     await lock!.rollback();
     lock = undefined;

@@ -206,6 +206,48 @@ describe('POST /v1/memories/search', () => {
     expect(expectError(await search(body), 422, 'validation_error').details!.map((d) => d.field)).toContain(field);
   });
 
+  describe('bounds on a search (docs/api.md, "Bounds on a search")', () => {
+    const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, { $exists: false }]));
+    const objects = (n: number) => Array.from({ length: n }, (_, i) => ({ shade: `s${i}` }));
+    /** A filter of exactly `bytes` bytes of JSON: one string value padded to it. */
+    const ofBytes = (bytes: number) => ({ note: 'x'.repeat(bytes - JSON.stringify({ note: '' }).length) });
+
+    it.each([
+      ['21 keys', keys(21), 'metadata_filter', 'metadata_filter must have at most 20 keys'],
+      ['65,537 bytes of JSON', ofBytes(65_537), 'metadata_filter', 'metadata_filter must be at most 65536 bytes of JSON'],
+      ['1,001 $in values', { team: { $in: Array.from({ length: 1_001 }, (_, i) => i) } }, 'metadata_filter.team', 'metadata_filter.team.$in must have at most 1000 values'],
+      ['101 objects in $nin', { team: { $nin: objects(101) } }, 'metadata_filter.team', 'metadata_filter.team.$nin must have at most 100 objects or arrays'],
+    ])('a metadata_filter of %s is 422 naming the limit', async (_name, metadata_filter, field, message) => {
+      const err = expectError(await search({ query: 'database', metadata_filter }), 422, 'validation_error');
+      expect(err.details).toEqual([{ field, message }]);
+    });
+
+    it('a metadata_filter at every bound is accepted and applied', async () => {
+      for (const metadata_filter of [
+        keys(20),
+        ofBytes(65_536),
+        { team: { $in: ['data', ...Array.from({ length: 999 }, (_, i) => i)] } },
+        { team: { $in: ['data', ...objects(99), ['x']] } },
+      ]) {
+        const res = await search({ query: 'database', search_mode: 'hybrid', metadata_filter });
+        expect(res.status).toBe(200);
+      }
+      const found = await search({ query: 'database', search_mode: 'keyword', metadata_filter: { team: { $in: ['data', ...objects(99), ['x']] } } });
+      expect(contents(found)).toEqual(['PostgreSQL vacuum settings tuned for the analytics database']);
+    });
+
+    it('looks up 64 words of a longer query (900 words here): the rarest by the statistics, then the first', async () => {
+      const filler = Array.from({ length: 900 }, (_, i) => `zq${i + 1000}`);
+      const res = await search({ query: ['coffee', ...filler.slice(0, 62), 'eviction', ...filler.slice(62)].join(' '), search_mode: 'keyword' });
+      expect(contents(res).sort()).toEqual(['Redis cache eviction policy set to allkeys-lru', 'The office coffee machine is descaled on Mondays']);
+      const past = await search({ query: ['coffee', ...filler.slice(0, 63), 'eviction'].join(' '), search_mode: 'keyword' });
+      expect(contents(past)).toEqual(['The office coffee machine is descaled on Mondays']);
+      // Web-search syntax past 64 words is ranked as plain words: every word an alternative would make every row a candidate.
+      const alternatives = await search({ query: ['eviction', ...filler.slice(0, 100)].join(' or '), search_mode: 'keyword' });
+      expect(contents(alternatives)).toEqual(['Redis cache eviction policy set to allkeys-lru']);
+    });
+  });
+
   it('accepts limit 1 and 100 and a 10,000-character query', async () => {
     expect((await search({ query: 'database', limit: 1 })).body.data).toHaveLength(1);
     expect((await search({ query: 'database', limit: 100 })).status).toBe(200);

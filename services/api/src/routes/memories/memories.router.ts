@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { createBatch, createMemory, deleteMemory, getMemory, listMemories, patchMemory, restoreMemory, searchMemories } from '@ams/memories';
 import type { AppContext } from '../../context';
-import { memoryDeps } from '../../memory-deps';
+import { memoryDeps, withinSearchDeadline } from '../../memory-deps';
 import { requireScope } from '../../middleware/require-scope';
 import { listResponse } from '../../validation/common.schemas';
 import { pathId } from '../../validation/path-params';
@@ -37,7 +37,7 @@ export function memoriesRouter(ctx: AppContext): Router {
     // scope and session_id may come in the query string (docs/clients.md, "Search narrowing"); the body wins.
     const fromQuery = Object.fromEntries(SEARCH_QUERY_PARAMS.flatMap((k) => (req.query[k] === undefined ? [] : [[k, req.query[k]]])));
     const body = validate<SearchBody>(searchBody, { ...fromQuery, ...req.body });
-    res.json(await searchMemories(memoryDeps(ctx, req), req.auth!, { ...body, metadata_filter: compileMetadataFilter(body.metadata_filter) }));
+    res.json(await withinSearchDeadline(ctx, req, res, () => searchMemories(memoryDeps(ctx, req), req.auth!, { ...body, metadata_filter: compileMetadataFilter(body.metadata_filter) })));
   });
 
   router.get('/v1/memories', requireScope('read'), async (req, res) => {

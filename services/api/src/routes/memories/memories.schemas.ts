@@ -145,6 +145,12 @@ export const listMemoriesQuery = Joi.object<ListMemoriesQuery>({
 
 /** $in/$nin lists beyond this are refused (422): a filter is not a bulk lookup. */
 const FILTER_MAX_VALUES = 1_000;
+/** Of those, objects and arrays (each a containment test of every row, where a scalar is one hashed lookup). */
+const FILTER_MAX_NESTED_VALUES = 100;
+/** The whole metadata_filter's JSON, in bytes: room for 1,000 UUIDs, or a value as large as a metadata object may hold. */
+const FILTER_MAX_BYTES = 65_536;
+/** Keys (conditions on the metadata) in one filter. */
+const FILTER_MAX_KEYS = 20;
 
 const OPERATORS = ['$eq', '$ne', '$in', '$nin', '$gt', '$gte', '$lt', '$lte', '$exists'] as const;
 type Operator = (typeof OPERATORS)[number];
@@ -166,6 +172,8 @@ export const metadataFilter = Joi.object()
           return helpers.message({ custom: `{{#label}}.${op} must be an array` });
         if ((op === '$in' || op === '$nin') && (operand as unknown[]).length > FILTER_MAX_VALUES)
           return helpers.message({ custom: `{{#label}}.${op} must have at most ${FILTER_MAX_VALUES} values` });
+        if ((op === '$in' || op === '$nin') && (operand as unknown[]).filter((v) => v !== null && typeof v === 'object').length > FILTER_MAX_NESTED_VALUES)
+          return helpers.message({ custom: `{{#label}}.${op} must have at most ${FILTER_MAX_NESTED_VALUES} objects or arrays` });
         if (['$gt', '$gte', '$lt', '$lte'].includes(op) && typeof operand !== 'number' && typeof operand !== 'string')
           return helpers.message({ custom: `{{#label}}.${op} must be a number or a string` });
         if (op === '$exists' && typeof operand !== 'boolean')
@@ -174,7 +182,16 @@ export const metadataFilter = Joi.object()
       return value;
     }),
   )
-  .max(20);
+  .max(FILTER_MAX_KEYS)
+  .custom((filter: Record<string, unknown>, helpers) =>
+    Buffer.byteLength(JSON.stringify(filter)) > FILTER_MAX_BYTES
+      ? helpers.message({ custom: `{{#label}} must be at most ${FILTER_MAX_BYTES} bytes of JSON` })
+      : filter,
+  )
+  .messages({ 'object.max': `{{#label}} must have at most ${FILTER_MAX_KEYS} keys` })
+  .description(
+    `At most ${FILTER_MAX_KEYS} keys and ${FILTER_MAX_BYTES} bytes of JSON; $in/$nin at most ${FILTER_MAX_VALUES} values, of which at most ${FILTER_MAX_NESTED_VALUES} objects or arrays`,
+  );
 
 export function compileMetadataFilter(filter: Record<string, unknown> | undefined): MetadataCondition[] {
   if (!filter) return [];
