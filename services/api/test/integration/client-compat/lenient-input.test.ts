@@ -164,6 +164,8 @@ describe('lenient input for existing clients', () => {
         archived: false,
         created_at: expect.any(Number),
         updated_at: expect.any(Number),
+        // Additive (docs/clients.md): how many versions the memory has had.
+        version: expect.any(Number),
       });
       expect(item.score).toBeGreaterThan(0);
       expect(item.score).toBeLessThanOrEqual(1);
