@@ -5,21 +5,13 @@ import { whileReading } from '@ams/db';
 import type { AppContext } from '../context';
 import { AdmissionQueue } from './admission-queue';
 import { sendError } from './error-handler';
+import { bindSignal, requestSignal } from './request-signal';
+
+export { requestSignal };
 
 const RETRY_AFTER_SECONDS = 1;
 /** Never shed: load balancers and operators must still see the process. */
 const EXEMPT = new Set(['/v1/health']);
-
-const signals = new WeakMap<Request, AbortSignal>();
-
-/**
- * Aborted (with a 503 ApiError as its reason) when the client has gone away before its response was
- * sent, or at the request's deadline. Reads stop (memory-deps.ts: the running statement is cancelled,
- * later steps are skipped); writes run to the end (stopping half-way is not safe).
- */
-export function requestSignal(req: Request): AbortSignal {
-  return signals.get(req) ?? new AbortController().signal;
-}
 
 interface TarnPool {
   on(event: 'acquireRequest', fn: (id: number) => void): void;
@@ -127,7 +119,7 @@ export function backpressure(ctx: AppContext, gauge = new LoadGauge(ctx)): Reque
     gauge.inFlight++;
     const startedAt = performance.now();
     const controller = new AbortController();
-    signals.set(req, controller.signal);
+    bindSignal(req, controller.signal);
     const deadline =
       timeoutMs > 0
         ? setTimeout(() => {
