@@ -137,7 +137,7 @@ export function readCancellation(server: string | undefined): Pick<Knex.Config, 
   };
 }
 
-/** Follows `knex`'s statements: refuses one a read starts once abandoned, tracks the running ones for cancelReads. */
+/** Follows `knex`'s statements: refuses one a read starts once abandoned, tracks the running ones for cancelRunning. */
 export function followReads(knex: Knex): void {
   knex.on('query', (q: QueryEvent) => {
     if (q.__knexUid) onConnection.set(q.__knexUid, q.__knexQueryUid ?? '');
