@@ -78,6 +78,17 @@ describe('prepared statements', () => {
     }
   });
 
+  it("names a statement run in a transaction of the database too (the transaction's client shares its config)", async () => {
+    const db = await openSingleConnection();
+    try {
+      const rows = await db.knex.transaction(async (trx) => (await prepared(trx, trx.raw('SELECT ?::int AS in_trx', [5]))).rows);
+      expect(rows).toEqual([{ in_trx: 5 }]);
+      expect((await preparedHere(db)).map((s) => s.statement)).toEqual([expect.stringContaining('in_trx')]);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('reports a bad statement as the unnamed one would, and the connection goes on', async () => {
     const db = await openSingleConnection();
     try {

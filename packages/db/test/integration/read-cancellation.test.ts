@@ -1,4 +1,4 @@
-import { cancelling, createDatabase, createPgliteDatabase, Database, Knex, whileReading } from '../../src';
+import { cancelling, createDatabase, createPgliteDatabase, Database, detachedFromRequest, Knex, whileReading } from '../../src';
 import { openRunDatabase } from './fixtures';
 
 const running = (db: Knex, marker: string) =>
@@ -113,6 +113,22 @@ describe('reads stopped with their signal (PostgreSQL)', () => {
     controller.abort(reason);
     await expect(whileReading(controller.signal, () => db.knex.raw('select 1').then((r) => r))).rejects.toBe(reason);
     expect((await db.knex.raw('select 1 as one')).rows[0].one).toBe(1);
+  });
+
+  it('leaves work a read starts outside it (detachedFromRequest) running once the read is abandoned', async () => {
+    const controller = new AbortController();
+    const reason = new Error('gone');
+    let background: Promise<number> | undefined;
+    const read = whileReading(controller.signal, async () => {
+      background = detachedFromRequest(async () => {
+        await new Promise((r) => setTimeout(r, 50));
+        return (await db.knex.raw('select 7 as n')).rows[0].n as number;
+      });
+      controller.abort(reason);
+      await db.knex.raw('select 1');
+    });
+    await expect(read).rejects.toBe(reason);
+    expect(await background).toBe(7);
   });
 
   it("tells db's query listeners about a read's queries, and hangs no listener on db's client per read", async () => {
