@@ -12,7 +12,7 @@
 // A module with a dynamic `import()` is always compiled afresh: on Node 20 a function that V8
 // deserialized from a code cache lost its script's loader, and its `import()` failed with
 // ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING (PGlite's extension loading, in any file after one that had
-// cached it: driver-features.test.ts, then an embedded-mode file).
+// cached it: prepared-statements.test.ts, then an embedded-mode file).
 const crypto = require('node:crypto');
 const vm = require('node:vm');
 const Runtime = require('jest-runtime').default;

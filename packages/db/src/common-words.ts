@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { onCitusCoordinator } from './citus';
-import { detachedFromRequest } from './driver-features';
+import { detachedFromRequest } from './read-cancellation';
 
 /** A word in COMMON or more of the searchable rows is common (keyword-ranking.ts). */
 export const COMMON = 500;

@@ -1,6 +1,7 @@
 /** knex stays inside this package; the others take its types from here. */
 export type { Knex } from 'knex';
-export * from './driver-features';
+export * from './read-cancellation';
+export { prepared } from './prepared-statements';
 export * from './common-words';
 export * from './admin';
 export * from './citus';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { COMMON, CommonWords, holdingWord } from './common-words';
 import { byScore, type Neighbour } from './nearest';
-import { prepared } from './driver-features';
+import { prepared } from './prepared-statements';
 
 /**
  * Keyword search ranked BM25-style over PostgreSQL full text (works the same on PGlite): any query
@@ -52,7 +52,7 @@ interface Term {
 }
 
 export async function bm25Candidates(db: Knex, words: CommonWords, rows: (db: Knex) => Knex.QueryBuilder, text: string, k: number): Promise<Neighbour[]> {
-  return bm25Ranked(db, words, rows, text, k, async (ranked) => (await prepared(ranked)).rows as Neighbour[]);
+  return bm25Ranked(db, words, rows, text, k, async (ranked) => (await prepared(db, ranked)).rows as Neighbour[]);
 }
 
 /**
@@ -79,6 +79,7 @@ export async function bm25Ranked<R extends Neighbour>(
   // A word known to be common is not counted (its df is COMMON either way: counts stop there).
   const rarest = mayExceedLookUps(positive);
   const { rows: found } = await prepared(
+      db,
     db.raw(
       `SELECT quote_literal(t.lex)::tsquery::text AS tq, CASE WHEN t.lex = ANY (?::text[]) THEN ? ELSE d.df END AS df,
               (SELECT greatest(reltuples, 0) FROM pg_class WHERE oid = 'memories'::regclass)::float8 AS n

@@ -1,12 +1,20 @@
 import path from 'node:path';
 import knexFactory, { Knex } from 'knex';
 import type { PGlite } from '@electric-sql/pglite';
+import type pg from 'pg';
 import type { Config, Logger } from '@ams/core';
-import { installDriverFeatures, type DriverFeatures } from './driver-features';
+import { nameStatementsOn } from './prepared-statements';
+import { followReads, readCancellation } from './read-cancellation';
 import { HNSW_SESSION_SETTINGS } from './nearest';
 import { makeDataDirPrivate, type DataDirPrivacy } from './private-data-dir';
 
 export type Db = Knex;
+
+/** The database features each behind a switch: DB_PREPARED_STATEMENTS (prepared-statements.ts), DB_CANCEL_ABANDONED_READS (read-cancellation.ts). */
+export interface DriverFeatures {
+  preparedStatements: boolean;
+  cancelAbandonedReads: boolean;
+}
 type DbDriver = 'postgres' | 'pglite';
 
 export interface Database {
@@ -54,19 +62,25 @@ export async function createDatabase(
  * takes knex's own messages otherwise (see driverLog).
  */
 export function createPostgresKnex(url: string, poolMax: number, features: DriverFeatures, { timeoutMs, logger }: { timeoutMs?: number; logger?: Logger } = {}): Knex {
+  const cancels = features.cancelAbandonedReads ? readCancellation(url) : undefined;
   const knex = knexFactory({
     client: 'pg',
     ...(timeoutMs ? { log: { warn: () => undefined } } : logger ? { log: driverLog(logger) } : {}),
     connection: timeoutMs ? { connectionString: url, connectionTimeoutMillis: timeoutMs } : url,
     ...(timeoutMs ? { acquireConnectionTimeout: timeoutMs } : {}),
+    ...(cancels ? { postProcessResponse: cancels.postProcessResponse } : {}),
     pool: {
       min: 0,
       max: poolMax,
-      afterCreate: (conn: { query(sql: string, cb: (err?: Error) => void): void }, done: (err: Error | undefined, conn: unknown) => void) =>
-        conn.query(HNSW_SESSION_SETTINGS, (err) => done(err, conn)),
+      afterCreate: (conn: pg.Client & { processID: number }, done: (err: Error | undefined, conn: unknown) => void) =>
+        conn.query(HNSW_SESSION_SETTINGS, (err) => {
+          if (err || !cancels?.afterCreate) return done(err ?? undefined, conn);
+          cancels.afterCreate(conn, () => done(undefined, conn));
+        }),
     },
   });
-  installDriverFeatures(knex, 'postgres', features);
+  if (cancels) followReads(knex);
+  if (features.preparedStatements) nameStatementsOn(knex);
   return knex;
 }
 
@@ -107,7 +121,8 @@ export async function pgliteDatabase(pglite: PgliteSession, cancelAbandonedReads
   await pglite.exec(HNSW_SESSION_SETTINGS);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const ClientPgLite = require('knex-pglite');
-  const knex = knexFactory({ client: ClientPgLite, connection: { pglite } as never });
-  installDriverFeatures(knex, 'pglite', { preparedStatements: false, cancelAbandonedReads });
+  const cancels = cancelAbandonedReads ? readCancellation(undefined) : undefined;
+  const knex = knexFactory({ client: ClientPgLite, connection: { pglite } as never, ...(cancels ? { postProcessResponse: cancels.postProcessResponse } : {}) });
+  if (cancels) followReads(knex);
   return { knex, driver: 'pglite', close: () => knex.destroy() };
 }

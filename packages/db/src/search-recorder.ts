@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { detachedFromRequest } from './driver-features';
+import { detachedFromRequest } from './read-cancellation';
 import { SearchEvent, searchEventsRepository } from './repositories/search-events.repository';
 
 /** Records per INSERT: a burst larger than this is written in several. */

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Embedder } from './embedder';
 import { CoalescedCalls } from './coalesced-calls';
 import { inLengthBuckets } from './length-buckets';
 import { modelThread } from './model-thread/model-thread';
-import { withIntraOpThreads } from './onnx-session-options';
+import { featurePipeline } from './model-thread/feature-pipeline';
 
 /** Where the model runs: the process's model thread (model-thread.ts), or the calling thread. */
 export type ModelThreadChoice = 'worker' | 'main';
@@ -104,9 +105,9 @@ export class TransformersEmbedder implements Embedder {
     transformers.env.allowRemoteModels = allowRemoteModels;
     transformers.env.cacheDir = path.resolve(modelDir);
     if (modelHost) transformers.env.remoteHost = `${modelHost.replace(/\/+$/, '')}/`;
-    const extractor = (await withIntraOpThreads(intraOpThreads, modelDir, model, quantized, () =>
-      transformers.pipeline('feature-extraction', model, { quantized }),
-    )) as unknown as FeatureExtractor;
+    // The copy transformers.js itself imports (its dependency, not ours).
+    const ort: unknown = createRequire(require.resolve('@xenova/transformers'))('onnxruntime-node');
+    const extractor = (await featurePipeline(transformers, ort, { model, modelDir, quantized, intraOpThreads })) as FeatureExtractor;
     return async (texts) => {
       const output = await extractor(texts, { pooling: 'mean', normalize: true });
       const dims = output.dims[output.dims.length - 1]!;

@@ -1,10 +1,10 @@
+import { createRequire } from 'node:module';
 import BeeQueue from 'bee-queue';
 import type Joi from 'joi';
 import { withTimeout, type Logger } from '@ams/core';
-import { ScriptLoader } from './script-loader';
 
 export interface QueueOptions<T> {
-  /** redis:// URL; Bee-Queue builds its own (redis v3) clients from it. */
+  /** redis:// URL; the queue's own (redis v3) command connection, which Bee-Queue duplicates for the rest. */
   redisUrl: string;
   /** config.redisKeyPrefix: every key lives under `<prefix>:bq:<queue>:`. */
   prefix: string;
@@ -15,8 +15,6 @@ export interface QueueOptions<T> {
   schema?: Joi.ObjectSchema<T>;
   /** How long a worker may go silent on a job before it counts as stalled and is re-queued. */
   stallIntervalMs?: number;
-  /** The longest wait after a failed BRPOPLPUSH (Redis went away); MAX_REDIS_FAILURE_RETRY_MS unless set. */
-  maxFailureRetryMs?: number;
 }
 
 export interface EnqueueOptions {
@@ -32,33 +30,23 @@ const retryStrategy = ({ attempt }: { attempt: number }) => Math.min(attempt * 2
 /** Redis's reply code (node_redis sets `code` from the reply's first word), not its message text. */
 const isNoScript = (err: unknown) => (err as { code?: unknown } | null)?.code === 'NOSCRIPT';
 
-/**
- * Bee-Queue doubles its wait after each failed BRPOPLPUSH without a ceiling: a long Redis outage
- * pushes it to days (and past setTimeout's 2^31 ms), so a worker stayed idle after Redis was back.
- */
-const MAX_REDIS_FAILURE_RETRY_MS = 5_000;
-
-function capFailureRetryDelay(queue: object, maxMs: number): void {
-  let delay = 0;
-  Object.defineProperty(queue, '_redisFailureRetryDelay', {
-    configurable: true,
-    get: () => delay,
-    set: (ms: number) => {
-      delay = Math.min(ms, maxMs);
-    },
-  });
-}
-
-/** Bee-Queue internals this wrapper relies on (not in its type definitions). */
-interface BeeQueueInternals {
-  client?: RedisV3Client;
-  settings: { activateDelayedJobs: boolean };
-  _activateDelayed(): void;
-}
+/** What of a node_redis v3 client the queue uses (its documented API). */
 interface RedisV3Client {
   connected: boolean;
   on(event: 'ready', fn: () => void): void;
+  on(event: 'error', fn: (err: Error) => void): void;
+  quit(callback?: () => void): void;
+  end(flush: boolean): void;
 }
+
+/**
+ * The node_redis v3 that Bee-Queue itself is written against (the service's own `redis` is v4): the
+ * queue's command connection is made here and handed to Bee-Queue (its `redis` setting), so the
+ * queue knows when it reconnects and whether it is connected.
+ */
+const redisV3 = createRequire(require.resolve('bee-queue'))('redis') as {
+  createClient(url: string, options: { retry_strategy: typeof retryStrategy }): RedisV3Client;
+};
 
 /**
  * The one Bee-Queue wrapper (every queue goes through it):
@@ -66,66 +54,104 @@ interface RedisV3Client {
  * - delayed jobs (`runAt`), raised by workers (activateDelayedJobs);
  * - finished jobs are removed: Redis holds only pending work, the database holds the history;
  * - stalled jobs (a worker died mid-job) are re-queued by a timer calling checkStalledJobs;
- * - a restarted Redis has lost Bee-Queue's Lua scripts (NOSCRIPT): they are reloaded when the
- *   connection comes back or a script call fails, and the delayed-job timer is restarted;
+ * - after its connection comes back, or a script call fails with NOSCRIPT (a restarted Redis has
+ *   lost Bee-Queue's Lua scripts), the Bee-Queue instance is replaced by a fresh one: its start
+ *   loads the scripts, a worker's fresh instance takes over the handler (its delayed-job timer, which
+ *   a failed script call stops, running again, and its wait after a dropped BRPOPLPUSH, which
+ *   Bee-Queue doubles without a ceiling, back to none), and the old one finishes its running jobs
+ *   and closes;
  * - enqueue never throws: it resolves false when Redis cannot take the job, because every job
  *   also has a row in PostgreSQL that a reconciler re-reads.
  */
 export class JobQueue<T extends object> {
-  readonly queue: BeeQueue<T>;
-  private readonly scripts: ScriptLoader;
+  private current: BeeQueue<T>;
+  private readonly client: RedisV3Client;
   private readonly stallIntervalMs: number;
+  private handler?: { concurrency: number; run: (data: T, jobId: string) => Promise<void> };
+  private renewing?: Promise<void>;
+  /** Replaced instances still finishing their running jobs. */
+  private readonly retiring = new Set<Promise<void>>();
   private stallTimer?: NodeJS.Timeout;
   private closed = false;
+  /** Whether the command connection has been up once: until then a job waits for it (up to its timeout). */
+  private connectedBefore = false;
 
   constructor(
     readonly name: string,
     private readonly options: QueueOptions<T>,
   ) {
     this.stallIntervalMs = options.stallIntervalMs ?? 10_000;
-    this.queue = new BeeQueue<T>(name, {
-      prefix: `${options.prefix}:bq`,
-      redis: { url: options.redisUrl, retry_strategy: retryStrategy },
-      isWorker: options.isWorker,
+    this.client = redisV3.createClient(options.redisUrl, { retry_strategy: retryStrategy });
+    // Reported through the Bee-Queue instance's 'error' (it listens on this connection too).
+    this.client.on('error', () => undefined);
+    this.client.on('ready', () => {
+      if (this.connectedBefore) void this.renew();
+      this.connectedBefore = true;
+    });
+    this.current = this.open();
+  }
+
+  /** The Bee-Queue instance in use now (replaced after a reconnect or NOSCRIPT). */
+  get queue(): BeeQueue<T> {
+    return this.current;
+  }
+
+  private open(): BeeQueue<T> {
+    const queue = new BeeQueue<T>(this.name, {
+      prefix: `${this.options.prefix}:bq`,
+      redis: this.client as never,
+      isWorker: this.options.isWorker,
       getEvents: false,
       sendEvents: false,
       storeJobs: false,
       removeOnSuccess: true,
       removeOnFailure: true,
-      activateDelayedJobs: options.isWorker,
+      activateDelayedJobs: this.options.isWorker,
       // Raise a delayed job close to its time (Bee-Queue batches by 1 s by default).
       delayedDebounce: 25,
       stallInterval: this.stallIntervalMs,
     });
-    capFailureRetryDelay(this.queue, options.maxFailureRetryMs ?? MAX_REDIS_FAILURE_RETRY_MS);
-    this.scripts = new ScriptLoader(() => this.internals().client, name, options.logger);
-    this.queue.on('error', (err: Error) => {
-      if (this.closed) return;
-      options.logger.warn('queue error', { queue: name, error: err.message });
-      if (isNoScript(err)) void this.recover();
+    queue.on('error', (err: Error) => {
+      if (this.closed || queue !== this.current) return;
+      this.options.logger.warn('queue error', { queue: this.name, error: err.message });
+      if (isNoScript(err)) void this.renew();
     });
-    this.queue
-      .ready()
-      .then(() => this.internals().client?.on('ready', () => void this.recover()))
-      .catch((err: Error) => options.logger.warn('queue not ready', { queue: name, error: err.message }));
+    queue.ready().catch((err: Error) => this.options.logger.warn('queue not ready', { queue: this.name, error: err.message }));
+    this.runHandler(queue);
+    return queue;
   }
 
-  private internals(): BeeQueueInternals {
-    return this.queue as unknown as BeeQueueInternals;
+  private runHandler(queue: BeeQueue<T>): void {
+    const handler = this.handler;
+    if (!handler) return;
+    queue.process(handler.concurrency, async (job) => {
+      const payload = this.checked(job.data);
+      if (!payload) throw new Error(`invalid ${this.name} job payload`);
+      await handler.run(payload, job.id);
+    });
   }
 
-  /** After a reconnect or NOSCRIPT: reload the scripts, then restart the delayed-job timer (it stops on a script error). */
-  private async recover(): Promise<void> {
-    if (this.closed) return;
-    if (!(await this.scripts.reload())) return;
-    const q = this.internals();
-    if (q.settings.activateDelayedJobs && !this.closed) q._activateDelayed();
+  /** A fresh Bee-Queue instance in place of the current one; concurrent calls share one. */
+  private renew(): Promise<void> {
+    this.renewing ??= (async () => {
+      if (this.closed) return;
+      const old = this.current;
+      this.current = this.open();
+      const retired = old
+        .close(10_000)
+        .catch(() => undefined)
+        .then(() => void this.retiring.delete(retired));
+      this.retiring.add(retired);
+      await this.current.ready().catch(() => undefined);
+    })().finally(() => {
+      this.renewing = undefined;
+    });
+    return this.renewing;
   }
 
   /** Whether a job enqueued now can reach Redis (open, and its connection up): known without a round trip. */
   canTakeJobs(): boolean {
-    const client = this.internals().client;
-    return !this.closed && (!client || client.connected);
+    return !this.closed && (this.client.connected || !this.connectedBefore);
   }
 
   /** Adds a job under `jobId` unless one with that id is already queued. Resolves false instead of throwing. */
@@ -137,7 +163,7 @@ export class JobQueue<T extends object> {
       return false;
     }
     const save = () => {
-      const job = this.queue.createJob(payload).setId(jobId);
+      const job = this.current.createJob(payload).setId(jobId);
       if (opts.runAt) job.delayUntil(opts.runAt);
       return withTimeout(job.save(), opts.timeoutMs ?? 2_000);
     };
@@ -145,8 +171,9 @@ export class JobQueue<T extends object> {
       await save();
       return true;
     } catch (err) {
-      if (isNoScript(err) && (await this.scripts.reload())) {
+      if (isNoScript(err)) {
         try {
+          await this.renew();
           await save();
           return true;
         } catch {
@@ -164,15 +191,12 @@ export class JobQueue<T extends object> {
 
   /** Starts consuming `concurrency` jobs at a time. A payload that fails the schema fails its job. */
   process(concurrency: number, handler: (data: T, jobId: string) => Promise<void>): void {
-    this.queue.process(concurrency, async (job) => {
-      const payload = this.checked(job.data);
-      if (!payload) throw new Error(`invalid ${this.name} job payload`);
-      await handler(payload, job.id);
-    });
+    this.handler = { concurrency, run: handler };
+    this.runHandler(this.current);
     this.stallTimer = setInterval(() => {
-      this.queue.checkStalledJobs().catch(() => undefined);
-      // Also a safety net for the delayed-job timer, which a failed Redis call stops.
-      this.internals()._activateDelayed();
+      this.current.checkStalledJobs().catch((err: unknown) => {
+        if (isNoScript(err)) void this.renew();
+      });
     }, Math.max(1_000, Math.floor(this.stallIntervalMs / 2)));
     this.stallTimer.unref();
   }
@@ -190,7 +214,7 @@ export class JobQueue<T extends object> {
   /** Jobs waiting, running or delayed (0 when Redis cannot say). */
   async pendingCount(): Promise<number> {
     try {
-      const counts = await withTimeout(this.queue.checkHealth(), 2_000);
+      const counts = await withTimeout(this.current.checkHealth(), 2_000);
       return counts.waiting + counts.active + counts.delayed;
     } catch {
       return 0;
@@ -201,6 +225,10 @@ export class JobQueue<T extends object> {
   async close(timeoutMs = 10_000): Promise<void> {
     this.closed = true;
     if (this.stallTimer) clearInterval(this.stallTimer);
-    await this.queue.close(timeoutMs).catch(() => undefined);
+    await this.renewing;
+    await Promise.all([this.current.close(timeoutMs).catch(() => undefined), ...this.retiring]);
+    // QUIT waits for a connection; one that is down is ended at once.
+    if (this.client.connected) await withTimeout(new Promise<void>((resolve) => this.client.quit(() => resolve())), 1_000).catch(() => undefined);
+    this.client.end(true);
   }
 }

@@ -1,12 +1,12 @@
 import type { Request, Response } from 'express';
 import { ApiError } from '@ams/core';
-import { abandonable } from '@ams/db';
 import type { Embedder } from '@ams/embeddings';
 import { embedNow, ingestionPolicy } from '@ams/ingestion';
 import type { MemoryDeps, SearchDeps } from '@ams/memories';
 import type { AppContext } from './context';
 import { readerFor } from './middleware/route-reads';
-import { isReadRequest, requestSignal, withinOwnDeadline } from './middleware/backpressure';
+import { isReadRequest, requestSignal } from './middleware/backpressure';
+import { withinOwnDeadline } from './middleware/request-signal';
 
 /** `embedder` refusing to start once `signal` has fired: a search nobody waits for skips its query embedding. */
 function stopsWith(embedder: Embedder, signal: AbortSignal): Embedder {
@@ -20,16 +20,16 @@ function stopsWith(embedder: Embedder, signal: AbortSignal): Embedder {
 
 /**
  * The database and embedder one request works with: for a read, its reader (a replica, or the
- * primary: @ams/runtime's read-routing.ts) bound to the request's signal, so when its client goes away or its
- * deadline passes the running query is cancelled and the steps left (query embedding, hydration)
- * are skipped. Writes get the primary and the plain embedder, and always finish. What a read
+ * primary: @ams/runtime's read-routing.ts), whose queries stop with the request (runAsRead runs it under
+ * whileReading: when its client goes away or its deadline passes the running query is cancelled and
+ * the steps left are skipped), and an embedder that stops with it too (no query embedding). Writes get the primary and the plain embedder, and always finish. What a read
  * causes (a search's record) is written by the process's SearchRecorder, on the primary.
  */
 export function requestResources(ctx: AppContext, req: Request): SearchDeps {
   const process = { searches: ctx.searches, commonWords: ctx.commonWords, logger: req.log, onSearch: ctx.metrics?.observeSearch };
   if (!isReadRequest(req)) return { ...process, db: ctx.db.knex, embedder: ctx.embedder };
   const signal = requestSignal(req);
-  return { ...process, db: abandonable(readerFor(ctx, req), signal), embedder: stopsWith(ctx.embedder, signal) };
+  return { ...process, db: readerFor(ctx, req), embedder: stopsWith(ctx.embedder, signal) };
 }
 
 /** What the memory domain needs for one request: the process's resources and the request's logger. */

@@ -15,8 +15,8 @@ interface Client {
  *   - a statement failing on the replica: run again on the primary (reads are safe to repeat);
  *   - a transaction failing on the replica: run again, whole, on the primary.
  * `onFault` hears each fault (the replica set takes the replica out of rotation at once).
- * Set on the replica's client object, so the per-request copies abandonable() makes inherit it;
- * knex builds a transaction's client from the class, so statements inside one are retried with it.
+ * Set on the replica's client object; knex builds a transaction's client from the class, so
+ * statements inside one are retried with it.
  */
 export function installFailover(replica: Knex, primary: Knex, onFault: (err: unknown) => void): void {
   const client = replica.client as Client;

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { periodic, withTimeout, type Logger, type PeriodicTask } from '@ams/core';
-import type { DriverFeatures } from '../driver-features';
+import type { DriverFeatures } from '../knex';
 import { createPostgresKnex } from '../knex';
 import { replicationRepository } from '../repositories/replication.repository';
 import { installFailover } from './failover';

@@ -4,7 +4,7 @@ import type { CommonWords } from '../common-words';
 import { bm25Candidates } from '../keyword-ranking';
 import type { EmbeddingStatus, MemoryType, Tier, Visibility } from '@ams/vocabulary';
 import { Page, PageParams, paginate } from '../pagination';
-import { prepared } from '../driver-features';
+import { prepared } from '../prepared-statements';
 import { dimensionsOf, vectorMatch, type BoundVector } from '../vector-column';
 import { excludeExpired } from '../memory-expiry';
 
@@ -510,6 +510,7 @@ export const memoriesRepository = {
   async graphCandidates(db: Knex, f: SearchFilters, names: string[], k: number): Promise<Candidate[]> {
     if (names.length === 0) return [];
     const rows: Candidate[] = await prepared(
+      db,
       searchable(db, f)
         .join('entity_memory_links as l', function joinLinks() {
           this.on('l.account_id', 'memories.account_id').andOn('l.memory_id', 'memories.id');

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { BoundVector } from '../vector-column';
 import type { CommonWords } from '../common-words';
-import { prepared } from '../driver-features';
+import { prepared } from '../prepared-statements';
 import { bm25Ranked } from '../keyword-ranking';
 import { indexTopK, nearestNeighbours } from '../nearest';
 import { keywordSet, MEMORY_COLUMNS, MemoryRow, SearchFilters, semanticSet } from './memories.repository';
@@ -43,6 +43,7 @@ export const searchHitsRepository = {
   async hydrate(db: Knex, accountId: string, hits: Array<{ id: string; score: number }>): Promise<HydratedHit[]> {
     if (hits.length === 0) return [];
     const { rows } = await prepared(
+      db,
       db.raw(
         `SELECT ${HIT_COLUMNS}
            FROM unnest(?::uuid[], ?::float8[]) WITH ORDINALITY AS h(id, score, ord)
@@ -81,6 +82,7 @@ export const searchHitsRepository = {
   async keyword(db: Knex, commonWords: CommonWords, f: SearchFilters, text: string, k: number): Promise<HydratedHit[]> {
     return bm25Ranked(db, commonWords, keywordSet(f), text, k, async (ranked) => {
       const { rows } = await prepared(
+      db,
         db.raw(`SELECT ${HIT_COLUMNS} FROM (?) AS h JOIN memories ON memories.account_id = ?::uuid AND memories.id = h.id`, [f.accountId, ranked, f.accountId]),
       );
       return present(rows as Row[]);

@@ -51,6 +51,13 @@ describe('TransformersEmbedder', () => {
     together.forEach((v, i) => v.forEach((x, j) => expect(x).toBeCloseTo(alone[i]![j]!, 3)));
   });
 
+  it('with intraOpThreads on the calling thread, gives the same vectors (its session made from the model file with that thread count)', async () => {
+    const threaded = new TransformersEmbedder({ model, modelDir, allowRemoteModels: false, quantized: true, thread: 'main', intraOpThreads: 2 });
+    const texts = ['first memory about postgres', 'second, longer memory about redis queues and workers'];
+    const [mine, theirs] = await Promise.all([threaded.embedPadded(texts), embedder.embedPadded(texts)]);
+    mine.forEach((v, i) => v.forEach((x, j) => expect(x).toBeCloseTo(theirs[i]![j]!, 5)));
+  });
+
   it('truncates a 50,000-character input instead of failing', async () => {
     const [v] = await embedder.embed(['word '.repeat(10_000)]);
     expect(norm(v!)).toBeCloseTo(1, 4);

@@ -5,48 +5,11 @@ import { whileReading } from '@ams/db';
 import type { AppContext } from '../context';
 import { AdmissionQueue } from './admission-queue';
 import { sendError } from './error-handler';
+import { bindSignal, requestSignal, RETRY_AFTER_SECONDS } from './request-signal';
 
-const RETRY_AFTER_SECONDS = 1;
+export { requestSignal };
 /** Never shed: load balancers and operators must still see the process. */
 const EXEMPT = new Set(['/v1/health']);
-
-const signals = new WeakMap<Request, AbortSignal>();
-
-/**
- * Aborted (with a 503 ApiError as its reason) when the client has gone away before its response was
- * sent, or at the request's deadline. Reads stop (memory-deps.ts: the running statement is cancelled,
- * later steps are skipped); writes run to the end (stopping half-way is not safe).
- */
-export function requestSignal(req: Request): AbortSignal {
-  return signals.get(req) ?? new AbortController().signal;
-}
-
-/**
- * Runs `run` (a search) under a deadline of its own, `ms` from now, below the request's: past it the
- * statement running is cancelled and the steps left skipped, as at the request's deadline, and the
- * answer is 503 with `late`'s message and Retry-After, well before the request's own deadline.
- * What `run` reads through requestResources is bound to this deadline. `ms` 0: the request's alone.
- */
-export async function withinOwnDeadline<T>(req: Request, res: Response, ms: number, late: ApiError, run: () => Promise<T>): Promise<T> {
-  const parent = signals.get(req);
-  if (ms <= 0 || !parent) return run();
-  const controller = new AbortController();
-  const fromParent = () => controller.abort(parent.reason);
-  if (parent.aborted) fromParent();
-  else parent.addEventListener('abort', fromParent, { once: true });
-  const timer = setTimeout(() => controller.abort(late), ms);
-  signals.set(req, controller.signal);
-  try {
-    return await run();
-  } catch (err) {
-    if (err === late && !res.headersSent) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
-    throw err;
-  } finally {
-    clearTimeout(timer);
-    parent.removeEventListener('abort', fromParent);
-    signals.set(req, parent);
-  }
-}
 
 interface TarnPool {
   on(event: 'acquireRequest', fn: (id: number) => void): void;
@@ -154,7 +117,7 @@ export function backpressure(ctx: AppContext, gauge = new LoadGauge(ctx)): Reque
     gauge.inFlight++;
     const startedAt = performance.now();
     const controller = new AbortController();
-    signals.set(req, controller.signal);
+    bindSignal(req, controller.signal);
     const deadline =
       timeoutMs > 0
         ? setTimeout(() => {

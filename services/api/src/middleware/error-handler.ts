@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { ApiError, isApiError, Logger } from '@ams/core';
 import { isDatabaseUnavailable } from '@ams/db';
+import { requestSignal } from './request-signal';
 
 /** body-parser reports its failures with a stable `type`; map those, never the message text. */
 function fromBodyParser(err: { type?: string; limit?: number }): ApiError | undefined {
@@ -38,6 +39,10 @@ export const notFoundRoute: RequestHandler = (req, _res, next) => {
 /** The one place errors become the spec's envelope. Unknown errors are logged, never exposed. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
+    // A read abandoned (its client gone, its deadline past) fails with whatever stopped it (a
+    // cancelled or refused statement): it is the abandonment, already answered or unanswerable.
+    const abandoned = requestSignal(req);
+    if (abandoned.aborted && isApiError(abandoned.reason) && !isApiError(err)) err = abandoned.reason;
     const unavailable = isApiError(err) ? undefined : fromDatabase(err);
     const apiError = isApiError(err) ? err : (fromBodyParser(err) ?? fromHttpError(err) ?? unavailable);
     if (unavailable) (req.log ?? logger.child({ request_id: req.requestId })).warn('database unavailable', { error: (err as Error).message });

@@ -1,76 +1,29 @@
-import {
-  abandonable,
-  CommonWords,
-  createDatabase,
-  createPgliteDatabase,
-  Database,
-  installDriverFeatures,
-  Knex,
-  memoriesRepository,
-  missingKnexInternals,
-  prepared,
-  SearchFilters,
-} from '../../src';
+import { CommonWords, createDatabase, createPgliteDatabase, Database, memoriesRepository, prepared, SearchFilters } from '../../src';
 import { axis, insertMemories, tenant } from './fixtures';
 
 /** One connection, so pg_prepared_statements shows what the statements before it prepared. */
 const openSingleConnection = (dbPreparedStatements?: boolean, dbCancelAbandonedReads?: boolean): Promise<Database> =>
   createDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: '', dbPoolMax: 1, dbPreparedStatements, dbCancelAbandonedReads });
 
-/**
- * driver-features.ts reaches below knex's public API; these fail when a knex upgrade moves what it
- * uses (its behaviour is tested below and in abandonable.test.ts).
- */
-describe('the knex internals the driver features use', () => {
-  it('are all there, with the shape expected, on PostgreSQL and PGlite', async () => {
-    const pg = await openSingleConnection();
+describe('databases that do not name statements', () => {
+  it('run a statement marked for preparing unnamed: with DB_PREPARED_STATEMENTS=false, and on PGlite', async () => {
+    const plain = await openSingleConnection(false, false);
     const lite = await createPgliteDatabase('memory://');
     try {
-      expect(missingKnexInternals(pg.knex)).toEqual([]);
-      expect(missingKnexInternals(lite.knex)).toEqual([]);
-      // make-knex builds a working knex over a copy of the client (what abandonable() does).
-      const bound = abandonable(pg.knex, new AbortController().signal);
-      expect(bound).not.toBe(pg.knex);
-      expect(Object.getPrototypeOf(bound.client)).toBe(pg.knex.client);
-      expect((await bound.raw('select 42 as n')).rows).toEqual([{ n: 42 }]);
-      expect((await abandonable(lite.knex, new AbortController().signal).raw('select 42 as n')).rows).toEqual([{ n: 42 }]);
+      expect((await prepared(plain.knex, plain.knex.raw('SELECT ?::int AS n', [3]))).rows).toEqual([{ n: 3 }]);
+      expect(await preparedHere(plain)).toEqual([]);
+      expect((await prepared(lite.knex, lite.knex.raw('SELECT ?::int AS n', [3]))).rows).toEqual([{ n: 3 }]);
     } finally {
-      await pg.close();
+      await plain.close();
       await lite.close();
     }
   }, 120_000);
-
-  it('are named when missing, and a database with them missing is refused', () => {
-    const bare = { client: Object.create({}) } as unknown as Knex;
-    expect(missingKnexInternals(bare)).toEqual([
-      'Client.prototype._query(connection, obj)',
-      'Client.prototype.query(connection, obj)',
-      'Client.prototype.acquireConnection',
-      'Client.prototype.acquireRawConnection',
-      'Client.prototype.destroyRawConnection',
-    ]);
-    expect(() => installDriverFeatures(bare, 'postgres', { preparedStatements: true, cancelAbandonedReads: false })).toThrow(/lacks .*Client\.prototype\._query/);
-    expect(() => installDriverFeatures(bare, 'postgres', { preparedStatements: false, cancelAbandonedReads: false })).not.toThrow();
-  });
-
-  it('are left alone with both switches off: the knex is used as knex made it', async () => {
-    const plain = await openSingleConnection(false, false);
-    try {
-      expect(Object.prototype.hasOwnProperty.call(plain.knex.client, 'query')).toBe(false);
-      expect(abandonable(plain.knex, new AbortController().signal)).toBe(plain.knex);
-      // A statement marked for preparing runs, unnamed.
-      expect((await prepared(plain.knex.raw('SELECT ?::int AS n', [3]))).rows).toEqual([{ n: 3 }]);
-      expect(await preparedHere(plain)).toEqual([]);
-    } finally {
-      await plain.close();
-    }
-  });
 });
 
 const preparedHere = async (db: Database): Promise<Array<{ name: string; statement: string }>> =>
   (await db.knex.raw(`SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 'ams\\_%' ORDER BY name`)).rows;
 
-/** The search path's statements as named prepared statements (driver-features.ts), on real PostgreSQL. */
+/** The search path's statements as named prepared statements (prepared-statements.ts: pg's query name, through knex's options()), on real PostgreSQL. */
 describe('prepared statements', () => {
   async function searchTwice(db: Database) {
     const words = new CommonWords(db.knex);
@@ -116,7 +69,7 @@ describe('prepared statements', () => {
     const db = await openSingleConnection();
     try {
       for (let i = 0; i < 70; i++) {
-        const { rows } = await prepared(db.knex.raw(`SELECT ${i}::int AS n, ?::int AS m`, [i]));
+        const { rows } = await prepared(db.knex, db.knex.raw(`SELECT ${i}::int AS n, ?::int AS m`, [i]));
         expect(rows).toEqual([{ n: i, m: i }]);
       }
       expect(await preparedHere(db)).toHaveLength(64);
@@ -125,11 +78,22 @@ describe('prepared statements', () => {
     }
   });
 
+  it("names a statement run in a transaction of the database too (the transaction's client shares its config)", async () => {
+    const db = await openSingleConnection();
+    try {
+      const rows = await db.knex.transaction(async (trx) => (await prepared(trx, trx.raw('SELECT ?::int AS in_trx', [5]))).rows);
+      expect(rows).toEqual([{ in_trx: 5 }]);
+      expect((await preparedHere(db)).map((s) => s.statement)).toEqual([expect.stringContaining('in_trx')]);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('reports a bad statement as the unnamed one would, and the connection goes on', async () => {
     const db = await openSingleConnection();
     try {
-      await expect(prepared(db.knex.raw('SELECT ?::int AS n', ['not a number']))).rejects.toThrow(/invalid input syntax for type integer/);
-      const { rows } = await prepared(db.knex.raw('SELECT ?::int AS n', [7]));
+      await expect(prepared(db.knex, db.knex.raw('SELECT ?::int AS n', ['not a number']))).rejects.toThrow(/invalid input syntax for type integer/);
+      const { rows } = await prepared(db.knex, db.knex.raw('SELECT ?::int AS n', [7]));
       expect(rows).toEqual([{ n: 7 }]);
     } finally {
       await db.close();

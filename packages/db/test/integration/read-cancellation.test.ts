@@ -1,4 +1,4 @@
-import { abandonable, createDatabase, createPgliteDatabase, Database, Knex } from '../../src';
+import { cancelling, createDatabase, createPgliteDatabase, Database, detachedFromRequest, Knex, whileReading } from '../../src';
 import { openRunDatabase } from './fixtures';
 
 const running = (db: Knex, marker: string) =>
@@ -14,7 +14,7 @@ async function waitFor(check: () => Promise<boolean>, ms = 10_000): Promise<void
 }
 
 
-describe('abandonable (PostgreSQL)', () => {
+describe('reads stopped with their signal (PostgreSQL)', () => {
   let db: Database;
   beforeAll(async () => {
     db = await openRunDatabase();
@@ -24,8 +24,7 @@ describe('abandonable (PostgreSQL)', () => {
   it('cancels the statement running when the signal fires, rejecting with its reason; the pool serves on', async () => {
     const controller = new AbortController();
     const marker = `abandon_${Date.now()}`;
-    const query = abandonable(db.knex, controller.signal).raw(`select pg_sleep(60) /* ${marker} */`);
-    const outcome = query.then(() => 'finished', (err: unknown) => err);
+    const outcome = whileReading(controller.signal, () => db.knex.raw(`select pg_sleep(60) /* ${marker} */`).then(() => 'finished')).catch((err: unknown) => err);
     await waitFor(async () => (await running(db.knex, marker)) === 1);
     const reason = new Error('nobody waits');
     controller.abort(reason);
@@ -41,13 +40,8 @@ describe('abandonable (PostgreSQL)', () => {
     const single = await createDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: '', dbPoolMax: 1 });
     const first = await createDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: '', dbPoolMax: 1 });
     const second = await createDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: '', dbPoolMax: 1 });
-    const client = single.knex.client as {
-      pool: { numPendingAcquires(): number };
-      acquireRawConnection(): Promise<unknown>;
-      destroyRawConnection(connection: unknown): Promise<void>;
-    };
-    const acquireRaw = client.acquireRawConnection;
-    const destroyRaw = client.destroyRawConnection;
+    const client = single.knex.client as { pool: { numPendingAcquires(): number } };
+    const send = cancelling.send;
     const lockId = 29_000_002;
     const sql = `select pg_advisory_xact_lock(${lockId}) /* same_text */`;
     /** Sessions queued for the advisory lock; with `text`, only those running that statement. */
@@ -68,12 +62,12 @@ describe('abandonable (PostgreSQL)', () => {
       firstLock = await first.knex.transaction();
       await firstLock.raw('select pg_advisory_xact_lock(?)', [lockId]);
       const controller = new AbortController();
-      const abandoned = abandonable(single.knex, controller.signal).raw(sql).then(() => 'ended', (err: unknown) => err);
+      const abandoned = whileReading(controller.signal, () => single.knex.raw(sql).then(() => 'ended')).catch((err: unknown) => err);
       await waitFor(async () => (await waitingOnLock()) === 1);
       secondLock = await second.knex.transaction();
       const secondHolds = secondLock.raw('select pg_advisory_xact_lock(?)', [lockId]).then(() => undefined);
       await waitFor(async () => (await waitingOnLock()) === 2);
-      const next = abandonable(single.knex, new AbortController().signal).raw(sql).then(() => 'ended', (err: unknown) => err);
+      const next = whileReading(new AbortController().signal, () => single.knex.raw(sql).then(() => 'ended')).catch((err: unknown) => err);
       await waitFor(async () => client.pool.numPendingAcquires() === 1);
 
       // The cancel is sent (its connection held at the door), then the abandoned statement ends.
@@ -81,14 +75,10 @@ describe('abandonable (PostgreSQL)', () => {
       const door = new Promise<void>((resolve) => (openDoor = resolve));
       let cancelSent = false;
       let cancelLanded = false;
-      client.acquireRawConnection = async function (this: unknown) {
+      cancelling.send = async (...args) => {
         cancelSent = true;
         await door;
-        return acquireRaw.call(this);
-      };
-      // The cancel's connection is closed once its statement has run.
-      client.destroyRawConnection = async function (this: unknown, connection: unknown) {
-        await destroyRaw.call(this, connection);
+        await send(...args);
         cancelLanded = true;
       };
       controller.abort(new Error('gone'));
@@ -104,13 +94,13 @@ describe('abandonable (PostgreSQL)', () => {
       await waitFor(async () => client.pool.numPendingAcquires() === 1 || (await waitingOnLock(sql)) === 1);
       openDoor();
       await waitFor(async () => cancelLanded);
-      expect(await abandoned).toBe('ended');
+      // It ended on the server, but nobody waits for it: its result is refused.
+      expect(await abandoned).toEqual(new Error('gone'));
       await secondLock.commit();
       secondLock = undefined;
       expect(await next).toBe('ended');
     } finally {
-      client.acquireRawConnection = acquireRaw;
-      client.destroyRawConnection = destroyRaw;
+      cancelling.send = send;
       await firstLock?.rollback();
       await secondLock?.rollback();
       await Promise.all([single.close(), first.close(), second.close()]);
@@ -121,19 +111,34 @@ describe('abandonable (PostgreSQL)', () => {
     const controller = new AbortController();
     const reason = new Error('gone');
     controller.abort(reason);
-    await expect(abandonable(db.knex, controller.signal).raw('select 1')).rejects.toBe(reason);
+    await expect(whileReading(controller.signal, () => db.knex.raw('select 1').then((r) => r))).rejects.toBe(reason);
     expect((await db.knex.raw('select 1 as one')).rows[0].one).toBe(1);
-    expect(abandonable(db.knex, undefined)).toBe(db.knex);
   });
 
-  it("tells db's query listeners about bound queries, and hangs no listener on db's client", async () => {
+  it('leaves work a read starts outside it (detachedFromRequest) running once the read is abandoned', async () => {
+    const controller = new AbortController();
+    const reason = new Error('gone');
+    let background: Promise<number> | undefined;
+    const read = whileReading(controller.signal, async () => {
+      background = detachedFromRequest(async () => {
+        await new Promise((r) => setTimeout(r, 50));
+        return (await db.knex.raw('select 7 as n')).rows[0].n as number;
+      });
+      controller.abort(reason);
+      await db.knex.raw('select 1');
+    });
+    await expect(read).rejects.toBe(reason);
+    expect(await background).toBe(7);
+  });
+
+  it("tells db's query listeners about a read's queries, and hangs no listener on db's client per read", async () => {
     const before = (db.knex.client as { listenerCount(e: string): number }).listenerCount('query');
     const seen: string[] = [];
     const listener = (q: { sql: string }) => seen.push(q.sql);
     db.knex.on('query', listener);
     try {
-      await abandonable(db.knex, new AbortController().signal).raw('select 42');
-      for (let i = 0; i < 50; i++) abandonable(db.knex, new AbortController().signal);
+      await whileReading(new AbortController().signal, () => db.knex.raw('select 42').then((r) => r));
+      for (let i = 0; i < 50; i++) whileReading(new AbortController().signal, () => undefined);
     } finally {
       db.knex.off('query', listener);
     }
@@ -141,16 +146,16 @@ describe('abandonable (PostgreSQL)', () => {
     expect((db.knex.client as { listenerCount(e: string): number }).listenerCount('query')).toBe(before);
   });
 
-  it('abandons a transaction begun on the bound db as a whole: its running statement cancelled, nothing kept', async () => {
+  it('abandons a transaction begun in a read as a whole: its running statement cancelled, nothing kept', async () => {
     await db.knex.raw('create table if not exists abandon_probe (marker text)');
     const controller = new AbortController();
     const marker = `abandon_trx_${Date.now()}`;
-    const outcome = abandonable(db.knex, controller.signal)
-      .transaction(async (trx) => {
+    const outcome = whileReading(controller.signal, () =>
+      db.knex.transaction(async (trx) => {
         await trx('abandon_probe').insert({ marker });
         await trx.raw(`select pg_sleep(60) /* ${marker} */`);
-      })
-      .then(() => 'finished', (err: unknown) => err);
+      }),
+    ).then(() => 'finished', (err: unknown) => err);
     await waitFor(async () => (await running(db.knex, marker)) === 1);
     const reason = new Error('nobody waits');
     controller.abort(reason);
@@ -160,7 +165,7 @@ describe('abandonable (PostgreSQL)', () => {
   });
 });
 
-describe('abandonable (PGlite: nothing to cancel, the steps left are skipped)', () => {
+describe('reads stopped with their signal (PGlite: nothing to cancel, the steps left are skipped)', () => {
   let db: Database;
   beforeAll(async () => {
     db = await createPgliteDatabase('memory://');
@@ -169,11 +174,14 @@ describe('abandonable (PGlite: nothing to cancel, the steps left are skipped)', 
 
   it('refuses queries once the signal has fired', async () => {
     const controller = new AbortController();
-    const bound = abandonable(db.knex, controller.signal);
-    expect((await bound.raw('select 1 as one')).rows[0].one).toBe(1);
     const reason = new Error('gone');
-    controller.abort(reason);
-    await expect(bound.raw('select 1')).rejects.toBe(reason);
+    const read = whileReading(controller.signal, async () => {
+      expect((await db.knex.raw('select 1 as one')).rows[0].one).toBe(1);
+      controller.abort(reason);
+      await db.knex.raw('select 1');
+      return 'not refused';
+    });
+    await expect(read).rejects.toBe(reason);
     expect((await db.knex.raw('select 1 as one')).rows[0].one).toBe(1);
   });
 });
