@@ -1,0 +1,9 @@
+import { accountsRepository } from '../../../src/repositories/accounts.repository';
+import { entriesOf } from '../entry';
+
+export const accounts = entriesOf('accountsRepository', accountsRepository, {
+  insert: [{ args: [{ email: 'new@example.com', passwordHash: 'scrypt$hash' }] }],
+  lockAgainstInserts: [{ args: [] }],
+  count: [{ args: [] }],
+  operatorId: [{ args: [] }],
+});
