@@ -125,7 +125,7 @@ SELECT
 FROM
   mem;
 
--- a create with entities, events and its writer
+-- a create with entities, events and its writer (on Citus, called outside a transaction, it opens its own)
 -- newMemoriesRepository.insertWithRecords(
 --   { memories: [{ id: NEW_MEMORY, accountId: ACCOUNT, agentId: AGENT, content: 'Invoices are sent on the first of the month', metadata: { source: 'chat' }, memoryType: 'fact', visibility: 'private', importance: 0.5, tier: 'warm', tierExplicit: false, sessionId: SESSION, projectId: PROJECT, embedding: '[…384 numbers]', embeddingModel: 'Xenova/all-MiniLM-L6-v2', embeddingStatus: 'ready' }], entities: [{ accountId: ACCOUNT, memoryId: NEW_MEMORY, name: 'PostgreSQL', entityType: 'technology', relevance: 0.9 }], events: [{ accountId: ACCOUNT, type: 'memory.created', data: { memory_id: NEW_MEMORY }, eventId: EVENT, createdAt: Date(2026-01-15T12:00:00.000Z), url: 'https://hooks.example.com/once' }] },
 --   { keyId: API_KEY, agentId: AGENT, change: 'create' },

@@ -117,6 +117,10 @@ export async function generate(files: SqlFile[], adminUrl: string): Promise<Map<
   const captured = new Map<string, Captured>();
   const opened: Backend[] = [];
   let pglite: Promise<void> = Promise.resolve();
+  // Stopped by hand (Ctrl-C), the database goes too.
+  const stop = (signal: NodeJS.Signals) => void dropPostgresDatabase(adminUrl, name).finally(() => process.kill(process.pid, signal));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   try {
     // PGlite works on this thread while PostgreSQL works in its own processes.
     const pgliteCaptured = new Map<string, Captured>();
@@ -132,6 +136,8 @@ export async function generate(files: SqlFile[], adminUrl: string): Promise<Map<
     await pglite;
     for (const [key, c] of pgliteCaptured) captured.get(key)!.on.PGlite = c.on.PGlite;
   } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
     await pglite.catch(() => undefined);
     for (const b of opened) await b.db.close().catch(() => undefined);
     await dropPostgresDatabase(adminUrl, name);

@@ -9,7 +9,7 @@ export const newMemories = entriesOf('newMemoriesRepository', newMemoriesReposit
   insertWithRecords: [
     { name: 'a memory alone', args: [{ memories: [NEW], entities: [], events: [] }] },
     {
-      name: 'a create with entities, events and its writer',
+      name: 'a create with entities, events and its writer (on Citus, called outside a transaction, it opens its own)',
       args: [
         { memories: [NEW], entities: [{ accountId: ACCOUNT, memoryId: NEW_MEMORY, name: 'PostgreSQL', entityType: 'technology', relevance: 0.9 }], events: EVENTS },
         { keyId: API_KEY, agentId: AGENT, change: 'create' },
