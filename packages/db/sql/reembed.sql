@@ -288,6 +288,7 @@ WHERE
 RETURNING
   1;
 
+-- TIME: the clock, base 36, in the new index name
 -- reembedRepository.ensureStagingIndex('memories', 384)
 SELECT
   indexname
@@ -298,7 +299,7 @@ WHERE
   AND tablename = 'memories'
   AND indexdef LIKE '%((embedding_next)::vector(384))%';
 
-CREATE INDEX memories_vector_384_<time>_idx ON memories USING hnsw ((embedding_next::vector (384)) vector_cosine_ops)
+CREATE INDEX memories_vector_384_TIME_idx ON memories USING hnsw ((embedding_next::vector (384)) vector_cosine_ops)
 WITH
   (m = 12, ef_construction = 64)
 WHERE

@@ -13,7 +13,7 @@ export interface Call<A extends unknown[]> {
   args: A | ((c: EntryContext) => A);
   /** Why the call sends no statement of its own (it builds a part of another's). */
   noStatement?: string;
-  /** A part of the SQL that changes with every run (a name made from the time), and the placeholder shown for it. */
+  /** A part of the SQL that changes with every run (a name made from the time), and the placeholder it is replaced by. */
   mask?: [RegExp, string];
 }
 

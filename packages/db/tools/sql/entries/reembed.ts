@@ -29,7 +29,7 @@ export const reembed = entriesOf('reembedRepository', reembedRepository, {
     { name: 'staging', args: ['memories', 'stage', TARGET_MODEL, [{ item: ITEM, vector: vector(9) }]] },
     { name: 'the sweep', args: ['memories', 'sweep', TARGET_MODEL, [{ item: ITEM, vector: vector(9) }]] },
   ],
-  ensureStagingIndex: [{ args: ['memories', 384], mask: [/_vector_384_[0-9a-z]+_idx/, '_vector_384_<time>_idx'] }],
+  ensureStagingIndex: [{ name: 'TIME: the clock, base 36, in the new index name', args: ['memories', 384], mask: [/_vector_384_[0-9a-z]+_idx/, '_vector_384_TIME_idx'] }],
   switchModels: [{ args: [runRow(), 'worker-1', 5_000] }],
   clearStaged: [{ args: ['memories', 1000] }],
   finish: [{ args: [RUN, 'failed', 'the model could not be loaded'] }],
