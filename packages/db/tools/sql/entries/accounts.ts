@@ -1,0 +1,10 @@
+import { accountsRepository } from '../../../src/repositories/accounts.repository';
+import { entriesOf } from '../entry';
+
+export const accounts = entriesOf('accountsRepository', accountsRepository, {
+  insert: [{ args: [{ email: 'new@example.com', passwordHash: 'scrypt$hash' }] }],
+  lockAgainstInserts: [{ args: [] }],
+  findByEmail: [{ args: ['me@example.com'] }],
+  count: [{ args: [] }],
+  operatorId: [{ args: [] }],
+});
