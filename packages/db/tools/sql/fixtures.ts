@@ -12,7 +12,7 @@ const labelled = <T extends object>(value: T, label: string): T => (LABELS.set(v
  */
 const id = (prefix: string, n: number) => `${prefix}000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 export const ACCOUNT = id('a1', 1);
-export const OTHER_ACCOUNT = id('a1', 2);
+const OTHER_ACCOUNT = id('a1', 2);
 export const AGENT = id('a2', 1);
 export const PROJECT = id('a3', 1);
 export const OTHER_PROJECT = id('a3', 2);
