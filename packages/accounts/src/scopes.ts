@@ -1,5 +1,6 @@
-export const SCOPES = ['read', 'write', 'delete', 'admin'] as const;
-export type Scope = (typeof SCOPES)[number];
+import type { Scope } from '@ams/vocabulary';
+
+export { SCOPES, type Scope } from '@ams/vocabulary';
 
 /** `admin` implies every other scope. */
 export const hasScope = (granted: readonly string[], required: Scope): boolean =>

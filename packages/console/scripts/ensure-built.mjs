@@ -24,7 +24,9 @@ function files(dir) {
 
 function sourceHash() {
   const hash = createHash('sha256');
-  const inputs = [...files(join(root, 'src')), ...files(join(root, 'public')), join(root, 'index.html'), join(root, 'vite.config.mts'), join(root, 'package.json')];
+  // The workspace packages the bundle takes in (the domain's words) are sources of it too.
+  const vocabulary = join(root, '..', 'vocabulary', 'src');
+  const inputs = [...files(join(root, 'src')), ...files(vocabulary), ...files(join(root, 'public')), join(root, 'index.html'), join(root, 'vite.config.mts'), join(root, 'package.json')];
   for (const path of inputs) hash.update(relative(root, path)).update('\0').update(readFileSync(path)).update('\0');
   return hash.digest('hex');
 }

@@ -39,6 +39,10 @@ export type MemoryVersionField = (typeof MEMORY_VERSION_FIELDS)[number];
 /** A project's slug: what a write may name to create the project it refers to. */
 export const PROJECT_SLUG = /^[a-z0-9-]{1,100}$/;
 
+/** What an API key (or an OAuth grant) may do; `admin` implies every other scope. */
+export const SCOPES = ['read', 'write', 'delete', 'admin'] as const;
+export type Scope = (typeof SCOPES)[number];
+
 export const SEARCH_MODES = ['semantic', 'hybrid', 'keyword'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 

@@ -1,3 +1,4 @@
+import { SCOPES, type Scope } from '@ams/vocabulary';
 import type { Command } from 'commander';
 import { AmsError } from '@agent-memory/client';
 import { clientFor, print } from '../cli-context';
@@ -7,9 +8,9 @@ export function registerKeysCommand(program: Command): void {
   keys
     .command('create <name>')
     .description('create a key (printed once)')
-    .option('--scopes <list>', 'comma-separated: read,write,delete,admin', 'read,write')
+    .option('--scopes <list>', `comma-separated: ${SCOPES.join(',')}`, 'read,write')
     .action(async (name: string, o: { scopes: string }, cmd: Command) => {
-      const scopes = o.scopes.split(',').map((s) => s.trim()) as Array<'read' | 'write' | 'delete' | 'admin'>;
+      const scopes = o.scopes.split(',').map((s) => s.trim()) as Scope[];
       const { data, error, response } = await clientFor(cmd).raw.POST('/v1/api-keys', { body: { name, scopes } });
       if (!response.ok) throw AmsError.fromResponse(response.status, error);
       print(cmd, data!, (k) => `${k.id}  ${k.scopes.join(',')}\n${k.key}   (shown once: keep it safe)`);

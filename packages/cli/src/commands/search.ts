@@ -1,3 +1,4 @@
+import { SEARCH_MODES } from '@ams/vocabulary';
 import { Command, Option } from 'commander';
 import { clientFor, print } from '../cli-context';
 
@@ -24,7 +25,7 @@ export function registerSearchCommand(program: Command): void {
   program
     .command('search <query>')
     .description('search memories')
-    .addOption(new Option('--mode <mode>', 'search mode').choices(['semantic', 'keyword', 'hybrid']).default('hybrid'))
+    .addOption(new Option('--mode <mode>', 'search mode').choices(SEARCH_MODES).default('hybrid'))
     .option('--agent <agent>', 'an agent id or name')
     .option('--limit <n>', 'results', '10')
     .option('--as-of <time>', 'what was known to be true then: Unix seconds or ISO 8601')

@@ -1,11 +1,10 @@
 // The public API's resources as the console reads them (docs/api.md; openapi.json is the complete reference).
 
-export type Scope = 'read' | 'write' | 'delete' | 'admin';
-export type Tier = 'hot' | 'warm' | 'cold';
+import type { MemoryChange, Scope, Tier } from '@ams/vocabulary';
+
+export type { Scope };
 type EmbeddingStatus = 'pending' | 'processing' | 'ready' | 'failed';
-export const MEMORY_TYPES = ['fact', 'event', 'insight', 'task', 'preference', 'entity_reference', 'system'] as const;
-export const TIERS: Tier[] = ['hot', 'warm', 'cold'];
-export const SCOPES: Scope[] = ['read', 'write', 'delete', 'admin'];
+export { MEMORY_TYPES, SCOPES, TIERS } from '@ams/vocabulary';
 
 export interface ListPage<T> {
   data: T[];
@@ -50,7 +49,7 @@ export interface Memory {
 /** One version of a memory: what changed, before and after, who and when. */
 export interface MemoryVersion {
   version: number;
-  change: string;
+  change: MemoryChange;
   changed_fields: string[];
   before: Record<string, unknown>;
   after: Record<string, unknown>;
