@@ -17,4 +17,13 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   { files: ['**/cli/**', 'bench/**', 'infra/**', '**/scripts/**'], rules: { 'no-console': 'off' } },
+  {
+    // The deploy test's plain Node scripts (run with node, outside the TypeScript build).
+    files: ['scripts/deploy/*.mjs'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        ['process', 'console', 'Buffer', 'URL', 'fetch', 'AbortSignal', 'setTimeout', 'structuredClone'].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
 );
