@@ -108,6 +108,7 @@ if [ -n "${AMS_DEPLOY_IMAGE:-}" ]; then
 else
   log "building infra/Dockerfile (model from the local file server)"
   build_started=$(date +%s)
+  previous=$(podman image inspect -f '{{.Id}}' "$image" 2>/dev/null || true)
   # Host network for the build only: the model host listens on loopback. Docker's image format: the
   # OCI format has no HEALTHCHECK, and podman's default drops it. No intermediate images: the
   # build stage starts with a copy of the tree, so no run could reuse them.
@@ -117,6 +118,10 @@ else
     fail "podman build of infra/Dockerfile"
   fi
   log "image built in $(($(date +%s) - build_started)) s"
+  # The previous run's image, untagged by this build: nothing uses it any more.
+  if [ -n "$previous" ] && [ "$previous" != "$(podman image inspect -f '{{.Id}}' "$image")" ]; then
+    podman rmi "$previous" >/dev/null 2>&1 || true
+  fi
 fi
 if [ -n "${AMS_DEPLOY_BREAK:-}" ]; then
   bash scripts/deploy/break.sh "$AMS_DEPLOY_BREAK" "$image" localhost/ams-deploy/app:broken
@@ -171,9 +176,13 @@ wait_healthy() {
 http_ok() { curl -sf -o /dev/null --max-time 2 "$1"; }
 wait_http() {
   local url=$1 limit=$2 c=$3 until=$((SECONDS + $2))
-  while [ $SECONDS -lt $until ]; do http_ok "$url" && return 0; sleep 0.1; done
+  while [ $SECONDS -lt $until ]; do
+    http_ok "$url" && return 0
+    [ "$(podman inspect -f '{{.State.Status}}' "$c" 2>/dev/null)" = exited ] && break
+    sleep 0.1
+  done
   diagnose "$c"
-  fail "$url ($c) did not answer 200 within $limit s"
+  fail "$url ($c) did not answer 200 (waited up to $limit s)"
 }
 
 # The stack's network, made before podman-compose (which then uses it; it ignores ipam): a
