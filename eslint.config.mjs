@@ -24,4 +24,13 @@ export default tseslint.config(
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: { '@typescript-eslint/no-floating-promises': 'error' },
   },
+  {
+    // The deploy test's plain Node scripts (run with node, outside the TypeScript build).
+    files: ['scripts/deploy/*.mjs'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        ['process', 'console', 'Buffer', 'URL', 'fetch', 'AbortSignal', 'setTimeout', 'structuredClone'].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
 );

@@ -38,11 +38,39 @@ async function requireVectorExtension(knex: Knex): Promise<void> {
   }
 }
 
+/** Any 64-bit number no other advisory lock of ours uses. */
+const MIGRATION_LOCK_KEY = 7_317_021_760_047_312;
+
+/**
+ * Processes starting together on one database (two APIs, an API and a dispatcher) migrate one
+ * after the other: knex's own lock table is made by the first migration run, so two first runs
+ * collide creating it (a unique violation in pg_type), and a run that finds the lock taken fails
+ * instead of waiting. A session advisory lock on a connection held for the run queues them; the
+ * second then finds nothing pending. PGlite has one connection and one process: no lock there; nor
+ * with a pool of one connection (DB_POOL_MAX=1), which the held connection would leave the run without.
+ */
+async function withMigrationLock<T>(knex: Knex, run: () => Promise<T>): Promise<T> {
+  if (knex.client.config.client !== 'pg' || (knex.client.pool?.max ?? 2) < 2) return run();
+  const connection = await knex.client.acquireConnection();
+  try {
+    await connection.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      return await run();
+    } finally {
+      await connection.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    await knex.client.releaseConnection(connection);
+  }
+}
+
 /** Applies pending migrations; returns the names applied. */
 export async function migrateLatest(knex: Knex): Promise<string[]> {
   await requireVectorExtension(knex);
-  const [, applied] = (await knex.migrate.latest(migratorConfig)) as [number, string[]];
-  return applied;
+  return withMigrationLock(knex, async () => {
+    const [, applied] = (await knex.migrate.latest(migratorConfig)) as [number, string[]];
+    return applied;
+  });
 }
 
 export async function pendingMigrations(knex: Knex): Promise<string[]> {

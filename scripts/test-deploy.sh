@@ -1,0 +1,340 @@
+#!/usr/bin/env bash
+# The image and the compose stack as users run them, with podman (docs/operations.md, "Deployment"):
+# builds infra/Dockerfile, brings docker-compose.yml up with podman-compose (PostgreSQL + pgvector,
+# Redis, two APIs, two embedding workers, the webhook dispatcher, a webhook receiver), checks the
+# image as production wants it, smoke-tests the stack as a user would, then restarts and kills each
+# service in turn under a steady mixed load and checks that nothing acknowledged was lost.
+# Needs root on Debian; installs podman, runc, podman-compose and debootstrap when missing. Nothing
+# is pulled: scripts/deploy/base-images.sh makes the base images locally (kept between runs, with
+# the debootstrap tarball, in $AMS_DEPLOY_CACHE), and the model download at build time is pointed
+# at a local file server holding a generated model of all-MiniLM-L6-v2's shape.
+# Everything it starts (containers, network, volumes, the file server) is removed on exit.
+# AMS_DEPLOY_SKIP_RESTARTS=1 stops after the smoke test; AMS_DEPLOY_IMAGE=<image> skips the build; AMS_DEPLOY_BREAK=<fault> shows that the
+# script catches a fault a user would hit (healthcheck-port, missing-dependency).
+# The whole script is one block, read before it runs: editing the file mid-run changes nothing.
+{
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+t0=$(date +%s)
+log() { printf '[test-deploy %4ss] %s\n' "$(($(date +%s) - t0))" "$*"; }
+fail() { log "FAILED: $*"; exit 1; }
+
+export AMS_DEPLOY_CACHE="${AMS_DEPLOY_CACHE:-/var/cache/ams-deploy}" AMS_DEPLOY_DIR="$root/scripts/deploy"
+mkdir -p "$AMS_DEPLOY_CACHE"
+# shellcheck source=infra/debian-archive.sh
+source infra/debian-archive.sh
+# shellcheck source=scripts/deploy/base-images.sh
+source scripts/deploy/base-images.sh
+
+missing=()
+for pkg in podman runc podman-compose debootstrap openssl python3-onnx python3-numpy; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  log "installing ${missing[*]}"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+work=$(mktemp -d /tmp/ams-deploy.XXXXXX)
+chmod 755 "$work"
+project="amsdeploy$$"
+project_b="${project}b"   # the fresh stack a backup is restored into
+server_pid=""
+load_pid=""
+# crun refuses this machine's cgroup layout, and the default ulimits cannot be raised here.
+cat >"$work/containers.conf" <<'EOF'
+[containers]
+default_ulimits = []
+[engine]
+runtime = "runc"
+cgroup_manager = "cgroupfs"
+events_logger = "file"
+EOF
+export CONTAINERS_CONF="$work/containers.conf"
+
+compose() { podman-compose -p "$project" -f "$work/compose.yml" "$@"; }
+ctr() { echo "${project}_$1_1"; }
+
+cleanup() {
+  local status=$?
+  set +e
+  [ -n "$load_pid" ] && kill "$load_pid" 2>/dev/null
+  if [ $status -ne 0 ] && [ -f "$work/compose.yml" ]; then
+    grep -iE "error|exit code: [1-9]" "$work/compose-up.log" 2>/dev/null | tail -n 5
+    log "logs of the stack's services (last lines each):"
+    for c in $(for p in "$project" "$project_b"; do podman ps -a --filter "label=io.podman.compose.project=$p" --format '{{.Names}}'; done); do
+      echo "--- $c"; podman logs --tail 15 "$c" 2>&1 | cut -c1-400
+    done
+  fi
+  for p in "$project" "$project_b"; do
+    for c in $(podman ps -aq --filter "label=io.podman.compose.project=$p"); do podman rm -f -t 0 "$c" >/dev/null 2>&1; done
+    for v in $(podman volume ls -q --filter "label=io.podman.compose.project=$p"); do podman volume rm -f "$v" >/dev/null 2>&1; done
+    for n in $(podman network ls -q --filter "label=io.podman.compose.project=$p"); do podman network rm -f "$n" >/dev/null 2>&1; done
+  done
+  [ -n "${AMS_DEPLOY_BREAK:-}" ] && podman rmi -f localhost/ams-deploy/app:broken >/dev/null 2>&1
+  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null
+  rm -rf "$work"
+  log "test-deploy: $(($(date +%s) - t0)) s wall (exit $status)"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# --- Base images and the model host -----------------------------------------------------------
+base_images
+log "base images ready"
+
+model="Xenova/all-MiniLM-L6-v2"
+model_dir="$AMS_DEPLOY_CACHE/model-host/$model/resolve/main"
+if [ ! -s "$model_dir/onnx/model_quantized.onnx" ]; then
+  log "generating a model of $model's shape"
+  rm -rf "$model_dir"; mkdir -p "$(dirname "$model_dir")"
+  /usr/bin/python3 packages/testing/scripts/make_bert_onnx.py "$model_dir.tmp" >/dev/null
+  mv "$model_dir.tmp" "$model_dir"
+fi
+model_port=$(free_port)
+(cd "$AMS_DEPLOY_CACHE/model-host" && exec python3 -m http.server "$model_port" --bind 127.0.0.1 >"$work/model-host.log" 2>&1) &
+server_pid=$!
+
+# --- The image ----------------------------------------------------------------------------------
+context="$root"
+image="localhost/ams-deploy/app:test"
+if [ -n "${AMS_DEPLOY_IMAGE:-}" ]; then
+  # While working on this script: an image built by an earlier run.
+  image=$AMS_DEPLOY_IMAGE
+  log "using the image $image"
+else
+  log "building infra/Dockerfile (model from the local file server)"
+  build_started=$(date +%s)
+  previous=$(podman image inspect -f '{{.Id}}' "$image" 2>/dev/null || true)
+  # Host network for the build only: the model host listens on loopback. Docker's image format: the
+  # OCI format has no HEALTHCHECK, and podman's default drops it. No intermediate images: the
+  # build stage starts with a copy of the tree, so no run could reuse them.
+  if ! podman build --format docker --layers=false --network host --build-arg "EMBEDDING_MODEL_HOST=http://127.0.0.1:$model_port" \
+    -f "$context/infra/Dockerfile" -t "$image" "$context" >"$work/build.log" 2>&1; then
+    tail -n 30 "$work/build.log"
+    fail "podman build of infra/Dockerfile"
+  fi
+  log "image built in $(($(date +%s) - build_started)) s"
+  # The previous run's image, untagged by this build: nothing uses it any more.
+  if [ -n "$previous" ] && [ "$previous" != "$(podman image inspect -f '{{.Id}}' "$image")" ]; then
+    podman rmi "$previous" >/dev/null 2>&1 || true
+  fi
+fi
+if [ -n "${AMS_DEPLOY_BREAK:-}" ]; then
+  bash scripts/deploy/break.sh "$AMS_DEPLOY_BREAK" "$image" localhost/ams-deploy/app:broken
+  image=localhost/ams-deploy/app:broken
+  log "broken on purpose: $AMS_DEPLOY_BREAK"
+fi
+size=$(podman image inspect -f '{{.Size}}' "$image")
+log "image size $((size / 1000000)) MB"
+
+log "checking the image's runtime stage"
+[ "$(podman image inspect -f '{{.Config.User}}' "$image")" = node ] || fail "the image's user is not node"
+# No TypeScript sources, no dev dependencies (those no workspace needs in production), the model.
+node scripts/deploy/dev-only-packages.mjs >"$work/dev-only.txt"
+offenders=$(podman run --rm --no-healthcheck --network none --entrypoint bash -v "$work/dev-only.txt:/tmp/dev-only.txt:ro" "$image" -c '
+  find /app -name node_modules -prune -o \( -name "*.ts" -o -name "*.tsx" -o -name tsconfig.json \) -print | head -n 5
+  while read -r dev; do [ -e "/app/$dev" ] && echo "$dev"; done </tmp/dev-only.txt
+  true')
+[ -z "$offenders" ] || fail "the runtime stage holds sources or dev dependencies: $(echo "$offenders" | head -n 5 | tr '\n' ' ')"
+baked=$(podman run --rm --no-healthcheck --network none --entrypoint bash "$image" -c "stat -c %s /app/models/$model/onnx/model_quantized.onnx" 2>/dev/null || true)
+[ "$baked" = "$(stat -c %s "$model_dir/onnx/model_quantized.onnx")" ] || fail "the model is not baked into /app/models/$model"
+
+# --- The stack ------------------------------------------------------------------------------------
+receiver_dir="$work/receiver"
+mkdir -p "$receiver_dir"
+cp scripts/deploy/receiver.mjs "$receiver_dir/"
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=receiver -addext 'subjectAltName=DNS:receiver' \
+  -keyout "$receiver_dir/key.pem" -out "$receiver_dir/cert.pem" 2>/dev/null
+chmod 644 "$receiver_dir"/*.pem
+api_port=$(free_port); api2_port=$(free_port); receiver_port=$(free_port)
+api="http://127.0.0.1:$api_port"; api2="http://127.0.0.1:$api2_port"; receiver="http://127.0.0.1:$receiver_port"
+node scripts/deploy/compose-file.mjs "$work/compose.yml" "$image" "$api_port" "$api2_port" "$receiver_port" "$receiver_dir"
+
+# podman-compose starts services in dependency order but does not wait for a condition:
+# the databases first, until their health checks pass, as Docker's service_healthy would.
+healthy() { timeout 30 podman healthcheck run "$1" >/dev/null 2>&1; }
+# Why a container is not serving: exited (with the error it logged), or up but failing its check.
+diagnose() {
+  local c=$1 state
+  state=$(podman inspect -f '{{.State.Status}} (exit code {{.State.ExitCode}})' "$c" 2>/dev/null)
+  echo "$c is $state"
+  podman logs "$c" 2>&1 | grep -m 3 -E "Cannot find module|Error|error" | cut -c1-300 || true
+  if [[ $state == running* ]] && podman exec "$c" node -e "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/v1/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))" 2>/dev/null; then
+    echo "$c answers /v1/health on its port, but its HEALTHCHECK ($(podman inspect -f '{{json .Config.Healthcheck.Test}}' "$c")) fails"
+  fi
+}
+wait_healthy() {
+  local name=$1 limit=$2 until=$((SECONDS + $2))
+  while [ $SECONDS -lt $until ]; do healthy "$name" && return 0; sleep 0.25; done
+  diagnose "$name"
+  fail "$name did not pass its health check within $limit s"
+}
+http_ok() { curl -sf -o /dev/null --max-time 2 "$1"; }
+wait_http() {
+  local url=$1 limit=$2 c=$3 until=$((SECONDS + $2))
+  while [ $SECONDS -lt $until ]; do
+    http_ok "$url" && return 0
+    [ "$(podman inspect -f '{{.State.Status}}' "$c" 2>/dev/null)" = exited ] && break
+    sleep 0.1
+  done
+  diagnose "$c"
+  fail "$url ($c) did not answer 200 (waited up to $limit s)"
+}
+
+# The stack's network, made before podman-compose (which then uses it; it ignores ipam): a
+# public range, so deliveries to the receiver pass the webhook address policy as they would to a
+# public receiver. The range lives on this bridge only while the test runs.
+podman network create --subnet "${AMS_DEPLOY_SUBNET:-192.0.3.0/24}" --label "io.podman.compose.project=$project" \
+  "${project}_default" >/dev/null
+log "podman-compose up: postgres, redis, receiver"
+compose up -d postgres redis receiver >"$work/compose-up.log" 2>&1 || { tail -n 20 "$work/compose-up.log"; fail "podman-compose up"; }
+wait_healthy "$(ctr postgres)" 60
+wait_healthy "$(ctr redis)" 30
+log "podman-compose up: two APIs, two embedding workers, the webhook dispatcher"
+up_started=$(date +%s)
+compose up -d >>"$work/compose-up.log" 2>&1 || { tail -n 20 "$work/compose-up.log"; fail "podman-compose up"; }
+wait_http "$api/v1/health" 90 "$(ctr api)"
+wait_http "$api2/v1/health" 90 "$(ctr api-2)"
+for s in api api-2 embedding-worker embedding-worker-2 webhook-dispatcher; do wait_healthy "$(ctr "$s")" 60; done
+log "stack up and healthy in $(($(date +%s) - up_started)) s (first start: migrations, model load)"
+
+# The image's process model, on the running containers.
+for s in api embedding-worker webhook-dispatcher; do
+  c=$(ctr "$s")
+  [ "$(podman exec "$c" id -u)" = 1000 ] || fail "$s does not run as the node user"
+  cmd=$(podman exec "$c" cat /proc/1/cmdline | tr '\0' ' ')
+  [[ "$cmd" == node\ services/*/dist/*.js* ]] || fail "$s: PID 1 is '$cmd', not node"
+done
+
+# Metrics of each process: the workers' and the dispatcher's keyless listeners inside the network.
+for pair in embedding-worker:9464:ams_embedding_queue_depth embedding-worker-2:9464:ams_embedding_queue_depth webhook-dispatcher:9465:ams_webhook_outbox_depth; do
+  IFS=: read -r s port metric <<<"$pair"
+  podman exec "$(ctr "$s")" node -e "fetch('http://127.0.0.1:$port/metrics').then((r) => r.text()).then((t) => process.exit(t.includes('$metric') ? 0 : 1), () => process.exit(1))" ||
+    fail "$s: /metrics on $port without $metric"
+done
+
+operator_key=$(podman exec "$(ctr api)" cat /app/data/admin-api-key.txt 2>/dev/null || podman exec "$(ctr api-2)" cat /app/data/admin-api-key.txt 2>/dev/null || true)
+operator_key=$(grep -o 'mem_[A-Za-z0-9]*' <<<"$operator_key" | head -n 1)
+[ -n "$operator_key" ] || fail "no operator key in /app/data/admin-api-key.txt"
+
+log "smoke test"
+node scripts/deploy/smoke.mjs "$api" "$api2" "$receiver" "$operator_key" >"$work/smoke.out" || { cat "$work/smoke.out"; fail "smoke test"; }
+head -n -1 "$work/smoke.out"
+user_key=$(tail -n 1 "$work/smoke.out")
+
+log "the ams CLI against the stack"
+cli() { AMS_URL="$api2" AMS_API_KEY="$user_key" node packages/cli/bin/ams.js "$@"; }
+cli status >"$work/cli.out" 2>&1 || { cat "$work/cli.out"; fail "ams status"; }
+cli search "lighthouse logbook" >"$work/cli.out" 2>&1 || { cat "$work/cli.out"; fail "ams search"; }
+grep -q "lighthouse" "$work/cli.out" || { cat "$work/cli.out"; fail "ams search did not print the memory"; }
+cli export -o "$work/export.ndjson" >/dev/null 2>&1 || fail "ams export"
+[ "$(grep -c '"memory"' "$work/export.ndjson")" -ge 2 ] || fail "ams export holds fewer than 2 memories"
+
+# --- Stop and start: SIGTERM drains and exits 0; cold start to healthy --------------------------
+log "SIGTERM and cold start"
+grace=20
+for s in api-2 embedding-worker-2 webhook-dispatcher; do
+  c=$(ctr "$s"); begin=$(date +%s%N)
+  podman stop -t "$grace" "$c" >/dev/null 2>>"$work/podman.log"
+  took=$((($(date +%s%N) - begin) / 1000000))
+  code=$(podman inspect -f '{{.State.ExitCode}}' "$c")
+  [ "$code" = 0 ] || fail "$s exited $code on SIGTERM (expected 0)"
+  [ "$took" -lt $((grace * 1000)) ] || fail "$s took $took ms to stop: killed at the grace period, not drained"
+  log "  $s: SIGTERM -> exit 0 in $took ms"
+done
+begin=$(date +%s%N)
+podman start "$(ctr api-2)" >/dev/null 2>>"$work/podman.log"
+wait_http "$api2/v1/health" 60 "$(ctr api-2)"
+cold_ms=$((($(date +%s%N) - begin) / 1000000))
+healthy "$(ctr api-2)" || fail "api-2's HEALTHCHECK fails while /v1/health answers"
+log "  api-2: start to healthy in $cold_ms ms (goal 10000)"
+podman start "$(ctr embedding-worker-2)" "$(ctr webhook-dispatcher)" >/dev/null 2>>"$work/podman.log"
+wait_healthy "$(ctr embedding-worker-2)" 60
+wait_healthy "$(ctr webhook-dispatcher)" 60
+
+if [ "${AMS_DEPLOY_SKIP_RESTARTS:-}" = 1 ]; then
+  log "OK (restarts skipped). image $((size / 1000000)) MB, cold start ${cold_ms} ms"
+  exit 0
+fi
+
+# --- Rolling restarts under a steady mixed load ----------------------------------------------------
+log "rolling restarts under load"
+load_account=$(curl -sf --max-time 10 -H 'content-type: application/json' \
+  -d "{\"email\":\"load-$project@example.com\",\"password\":\"deploy-load-password\"}" "$api/v1/auth/register")
+load_key=$(node -e 'const a = JSON.parse(process.argv[1]); console.log(a.api_key)' "$load_account")
+load_account_id=$(node -e 'const a = JSON.parse(process.argv[1]); console.log(a.account_id)' "$load_account")
+curl -sf --max-time 10 -o /dev/null -H "authorization: Bearer $load_key" -H 'content-type: application/json' \
+  -d '{"url":"https://receiver:8443/load","secret":"deploy-load-secret"}' "$api/v1/webhooks" || fail "the load's webhook"
+node scripts/deploy/load.mjs "$load_key" "$work/stop-load" "$work/load.json" 3 "$api" "$api2" &
+load_pid=$!
+sleep 5
+restart() {
+  local s=$1 c; c=$(ctr "$s")
+  podman restart -t "$grace" "$c" >/dev/null 2>>"$work/podman.log"
+  case $s in api) wait_http "$api/v1/health" 60 "$c" ;; api-2) wait_http "$api2/v1/health" 60 "$c" ;; esac
+  wait_healthy "$c" 60
+  log "  restarted $s"
+  sleep 3
+}
+for s in api api-2 embedding-worker embedding-worker-2 webhook-dispatcher redis; do restart "$s"; done
+for s in api embedding-worker; do
+  podman kill -s KILL "$(ctr "$s")" >/dev/null 2>>"$work/podman.log"
+  sleep 1
+  podman start "$(ctr "$s")" >/dev/null 2>>"$work/podman.log"
+  [ "$s" = api ] && wait_http "$api/v1/health" 60 "$(ctr api)"
+  wait_healthy "$(ctr "$s")" 60
+  log "  killed (SIGKILL) and started $s"
+  sleep 3
+done
+touch "$work/stop-load"
+for ((i = 0; i < 600; i++)); do kill -0 "$load_pid" 2>/dev/null || break; sleep 0.1; done
+wait "$load_pid" || fail "the load generator failed"
+load_pid=""
+node scripts/deploy/verify.mjs "$load_account_id" "$receiver" "$work/load.json" "$(ctr postgres)" "restarts under load" ||
+  fail "restarts under load"
+
+# --- Backup and restore, as docs/operations.md says --------------------------------------------
+log "backup and restore: pg_dump restored into a fresh stack; ams export / ams import between the two"
+podman exec "$(ctr postgres)" pg_dump -U ams -d ams -Fc >"$work/ams.dump" || fail "pg_dump of the stack's database"
+api_b_port=$(free_port)
+api_b="http://127.0.0.1:$api_b_port"
+# The backup includes the key that seals webhook secrets (the appdata volume's file): without it
+# the restored stack's API refuses to start.
+secret_key=$(podman exec "$(ctr api)" cat /app/data/webhook-secret.key)
+node scripts/deploy/compose-file.mjs "$work/compose-b.yml" "$image" "$api_b_port" "$(free_port)" "$(free_port)" "$receiver_dir" "$secret_key"
+compose_b() { podman-compose -p "$project_b" -f "$work/compose-b.yml" "$@"; }
+compose_b up -d postgres redis >>"$work/compose-up.log" 2>&1 || fail "podman-compose up of the second stack"
+wait_healthy "${project_b}_postgres_1" 60
+wait_healthy "${project_b}_redis_1" 30
+podman exec -i "${project_b}_postgres_1" pg_restore -U ams -d ams --no-owner <"$work/ams.dump" >"$work/restore.log" 2>&1 ||
+  { tail -n 5 "$work/restore.log"; fail "pg_restore into the second stack"; }
+compose_b up -d api >>"$work/compose-up.log" 2>&1 || fail "podman-compose up of the second stack's API"
+wait_http "$api_b/v1/health" 90 "${project_b}_api_1"
+tables="accounts api_keys agents memories entities webhooks webhook_deliveries"
+counts() { podman exec "$1" psql -U ams -d ams -tAc "SELECT concat_ws(' ', $(for t in $tables; do printf "(SELECT count(*) FROM %s)," "$t"; done | sed 's/,$//'))"; }
+[ "$(counts "$(ctr postgres)")" = "$(counts "${project_b}_postgres_1")" ] ||
+  fail "the restored database's counts ($tables) differ: $(counts "$(ctr postgres)") vs $(counts "${project_b}_postgres_1")"
+# The load's key works on the restored stack, and both export the same records.
+AMS_URL="$api2" AMS_API_KEY="$load_key" node packages/cli/bin/ams.js export --include-vectors -o "$work/a.ndjson" >/dev/null 2>&1 || fail "ams export from the first stack"
+AMS_URL="$api_b" AMS_API_KEY="$load_key" node packages/cli/bin/ams.js export --include-vectors -o "$work/b.ndjson" >/dev/null 2>&1 || fail "ams export from the restored stack"
+records_a=$(node scripts/deploy/count-records.mjs "$work/a.ndjson")
+[ "$records_a" = "$(node scripts/deploy/count-records.mjs "$work/b.ndjson")" ] ||
+  fail "the restored stack exports $(node scripts/deploy/count-records.mjs "$work/b.ndjson"), the first $records_a"
+# ams import of the first stack's export into a new account of the second, exported again.
+import_key=$(curl -sf --max-time 10 -H 'content-type: application/json' \
+  -d "{\"email\":\"import-$project@example.com\",\"password\":\"deploy-import-password\"}" "$api_b/v1/auth/register" |
+  node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s).api_key))')
+AMS_URL="$api_b" AMS_API_KEY="$import_key" timeout 300 node packages/cli/bin/ams.js import "$work/a.ndjson" >"$work/import.log" 2>&1 ||
+  { tail -n 5 "$work/import.log"; fail "ams import into the second stack"; }
+AMS_URL="$api_b" AMS_API_KEY="$import_key" node packages/cli/bin/ams.js export --include-vectors -o "$work/c.ndjson" >/dev/null 2>&1 || fail "ams export of the imported account"
+[ "$records_a" = "$(node scripts/deploy/count-records.mjs "$work/c.ndjson")" ] ||
+  fail "the imported account exports $(node scripts/deploy/count-records.mjs "$work/c.ndjson"), the first stack $records_a"
+log "  restored database: same counts ($tables); exports of the first stack, the restored one and the imported account: $records_a"
+
+log "OK. image $((size / 1000000)) MB, cold start ${cold_ms} ms"
+exit 0
+}
