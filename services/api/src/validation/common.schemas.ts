@@ -42,6 +42,9 @@ export const nonBlank = (max: number) =>
 /** How far from now a stored date may lie, either way: the one bound every date member of every schema shares. */
 export const DATE_RANGE_YEARS = 100;
 
+/** The one reading of a date the API takes: Unix seconds (a fraction is kept, as created_at is given) or ISO 8601. */
+export const toInstant = (v: number | string): Date => (typeof v === 'number' ? new Date(Math.round(v * 1000)) : new Date(v));
+
 /** The earliest and latest date any stored date may take: DATE_RANGE_YEARS either side of `now`. */
 export function dateBounds(now = new Date()): { min: Date; max: Date } {
   const min = new Date(now);
@@ -104,7 +107,7 @@ export const expiresAt = Joi.alternatives()
   .try(Joi.number().integer(), Joi.string().valid('never'), Joi.string().isoDate().messages({ 'string.isoDate': EXPIRES_AT_FORMS }))
   .custom((v: number | string, helpers) => {
     if (v === 'never') return null;
-    const at = typeof v === 'number' ? new Date(v * 1000) : new Date(v);
+    const at = toInstant(v);
     const now = new Date();
     if (at.getTime() <= now.getTime()) return helpers.error('expires.past', { at: at.toISOString(), now: now.toISOString() });
     if (at > dateBounds(now).max) return helpers.error('expires.far', { years: DATE_RANGE_YEARS });

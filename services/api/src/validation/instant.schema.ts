@@ -1,16 +1,16 @@
 import Joi from 'joi';
-import { dateBounds, DATE_RANGE_YEARS } from './common.schemas';
+import { dateBounds, DATE_RANGE_YEARS, toInstant } from './common.schemas';
 
 const FORMS = '{{#label}} must be Unix seconds (a number) or an ISO 8601 date-time string';
 
 /**
- * Unix seconds (a fraction is kept) or an ISO 8601 string, as a Date; not yet range-checked. A
- * negative number is a date like any other: the range check names the bound, one message for all.
+ * Unix seconds or an ISO 8601 string, as a Date; not yet range-checked. A negative number is a
+ * date like any other: the range check names the bound, one message for all.
  */
 const eitherForm = () =>
   Joi.alternatives()
     .try(
-      Joi.number().custom((seconds: number) => new Date(Math.round(seconds * 1000))),
+      Joi.number().custom((seconds: number) => toInstant(seconds)),
       Joi.date().iso().messages({ 'date.format': FORMS }),
     )
     .messages({ 'alternatives.types': FORMS });
