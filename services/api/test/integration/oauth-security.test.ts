@@ -96,7 +96,7 @@ describe('discovery', () => {
     });
   });
 
-  it('keeps API keys on /mcp exactly as before: a valid key works, an invalid one gets the API error', async () => {
+  it('keeps API keys on /mcp unchanged: a valid key works, an invalid one gets the API error', async () => {
     const ok = await mcp(t.app, a.key, 'memory_search', { query: 'anything' });
     expect(ok.status).toBe(200);
     const bad = await mcp(t.app, 'mem_not_a_key', 'memory_search', { query: 'x' });
