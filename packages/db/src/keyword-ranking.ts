@@ -77,15 +77,17 @@ export async function bm25Ranked<R extends Neighbour>(
   words.warmUp(rows, scope);
   const known = words.known(scope);
   // A word known to be common is not counted (its df is COMMON either way: counts stop there).
-  const rarest = mayExceedLookUps(positive);
+  // A long query's words are chosen first, in a statement of their own: it reads only the catalog,
+  // which Citus cannot join with a distributed table in one statement.
+  const chosen = mayExceedLookUps(positive) ? await rarestLexemes(db, positive, known) : undefined;
   const { rows: found } = await prepared(
-      db,
+    db,
     db.raw(
       `SELECT quote_literal(t.lex)::tsquery::text AS tq, CASE WHEN t.lex = ANY (?::text[]) THEN ? ELSE d.df END AS df,
               (SELECT greatest(reltuples, 0) FROM pg_class WHERE oid = 'memories'::regclass)::float8 AS n
-         FROM ${rarest ? RAREST_LEXEMES : ALL_LEXEMES} AS t(lex)
+         FROM ${chosen ? 'unnest(?::text[])' : ALL_LEXEMES} AS t(lex)
          CROSS JOIN LATERAL (SELECT count(*)::int AS df FROM (?) AS s WHERE NOT (t.lex = ANY (?::text[]))) AS d`,
-      [known, COMMON, positive, ...(rarest ? [known] : []), holding, known],
+      [known, COMMON, chosen ?? positive, holding, known],
     ),
   );
   const counted = (found as Term[]).map((t) => ({ lex: lexemeOf(t.tq), df: Number(t.df) })).filter((t) => !known.includes(t.lex));
@@ -154,6 +156,12 @@ const RAREST_LEXEMES = `(SELECT lex FROM (
     WHERE NOT common OR nth <= ${MAX_TERMS}
     ORDER BY common, freq, pos
     LIMIT ${MAX_LOOKED_UP})`;
+
+/** The MAX_LOOKED_UP lexemes of `text` likely rarest (RAREST_LEXEMES); `known`: the words known to be common. */
+async function rarestLexemes(db: Knex, text: string, known: string[]): Promise<string[]> {
+  const { rows } = await db.raw(`SELECT lex FROM ${RAREST_LEXEMES} AS t(lex)`, [text, known]);
+  return (rows as Array<{ lex: string }>).map((r) => r.lex);
+}
 
 /**
  * Whether `text` may have more than MAX_LOOKED_UP distinct lexemes: more than a quarter as many
