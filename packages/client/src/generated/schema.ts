@@ -3690,7 +3690,9 @@ export interface operations {
                      *       "session_id": null,
                      *       "project_id": null,
                      *       "created_at": 1795000000,
-                     *       "updated_at": 1795000000
+                     *       "updated_at": 1795000000,
+                     *       "version": 1,
+                     *       "expires_at": null
                      *     }
                      */
                     "application/json": {
@@ -8509,7 +8511,9 @@ export interface operations {
                      *       "session_id": null,
                      *       "project_id": null,
                      *       "created_at": 1795000000,
-                     *       "updated_at": 1795000000
+                     *       "updated_at": 1795000000,
+                     *       "version": 1,
+                     *       "expires_at": null
                      *     }
                      */
                     "application/json": {

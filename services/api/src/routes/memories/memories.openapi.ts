@@ -57,6 +57,8 @@ const memoryExample = {
   project_id: null,
   created_at: 1795000000,
   updated_at: 1795000000,
+  version: 1,
+  expires_at: null,
 };
 
 /** With `debug`: the mode's own members (semantic, keyword, or rrf/ranks/scores), plus each factor. */
