@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { MemoryStore, Store, Options, ClientRateLimitInfo } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
-import { withTimeout, type Logger } from '@ams/core';
+import { periodic, withTimeout, type Logger, type PeriodicTask } from '@ams/core';
 import type { RedisConnection } from '@ams/runtime';
 
 const REDIS_RETRY_MS = 5_000;
@@ -31,7 +31,7 @@ return cur`;
  */
 export class ProcessCensus {
   private readonly id = crypto.randomUUID();
-  private timer?: NodeJS.Timeout;
+  private checkIns?: PeriodicTask;
   /** The stores counting on this census (retain/release). */
   private users = 0;
   /** Last count seen in Redis (this process included); 1 until one is seen. */
@@ -43,14 +43,13 @@ export class ProcessCensus {
   ) {}
 
   start(): void {
-    if (this.timer) return;
-    void this.checkIn();
-    this.timer = setInterval(() => void this.checkIn(), CENSUS_INTERVAL_MS).unref();
+    // checkIn keeps the last count when Redis fails: it never throws, so nothing is logged here.
+    this.checkIns ??= periodic({ name: 'rate-limit census', intervalMs: CENSUS_INTERVAL_MS, logger: { warn: () => undefined } }, () => this.checkIn());
   }
 
   stop(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
+    void this.checkIns?.stop();
+    this.checkIns = undefined;
   }
 
   /** A store counts on this census until its release(): running while any does. */
