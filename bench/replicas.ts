@@ -22,7 +22,7 @@ import { createLogger, loadConfig } from '@ams/core';
 import { accountsRepository, createDatabase, createPostgresDatabase, dropPostgresDatabase, migrateLatest, type Database } from '@ams/db';
 import { LexicalEmbedder } from '@ams/embeddings';
 import { createApp, importRecordRules, issueApiKey } from '@ams/api';
-import { connectRedis, start, startReadRouting, type RedisConnection } from '@ams/runtime';
+import { apiRole, connectRedis, start, startReadRouting, type RedisConnection } from '@ams/runtime';
 import { ms, times } from './report';
 import { ADMIN_URL, arg, percentiles, prng, sentence } from './support';
 
@@ -81,7 +81,7 @@ async function serveChild(): Promise<void> {
   const logger = createLogger('bench', config);
   const db = await createDatabase(config);
   const redis = connectRedis(REDIS_URL, logger);
-  const { ctx } = await start('api', config, { standalone: false, importRules: importRecordRules, db, redis, embedder: new LexicalEmbedder(), work: { embedding: false, webhooks: false } });
+  const { ctx } = await start(apiRole(config), config, { standalone: false, importRules: importRecordRules, db, redis, embedder: new LexicalEmbedder(), work: { embedding: false, webhooks: false } });
   const server = createApp(ctx).app.listen(0, '127.0.0.1');
   server.keepAliveTimeout = 120_000;
   await new Promise((r) => server.once('listening', r));

@@ -8,7 +8,7 @@ import { createLogger, loadConfig } from '@ams/core';
 import { accountsRepository, createDatabase, createPostgresDatabase, dropPostgresDatabase, migrateLatest, Database } from '@ams/db';
 import { LexicalEmbedder, Embedder } from '@ams/embeddings';
 import { type AppContext, createApp, importRecordRules, issueApiKey } from '@ams/api';
-import { connectRedis, start } from '@ams/runtime';
+import { apiRole, connectRedis, start } from '@ams/runtime';
 
 export const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -89,7 +89,7 @@ export async function startBenchServer(
   const logger = createLogger('bench', config);
   const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined;
   // The process as server.ts starts it, on the bench's database, Redis and model; deliveries stay in the outbox.
-  const started = await start('api', config, { standalone: false, importRules: importRecordRules, db, redis: redis ?? null, embedder, work: { webhooks: false } });
+  const started = await start(apiRole(config), config, { standalone: false, importRules: importRecordRules, db, redis: redis ?? null, embedder, work: { webhooks: false } });
   const ctx = started.ctx;
   opts.instrument?.(ctx);
   const api = createApp(ctx);

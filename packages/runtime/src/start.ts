@@ -1,4 +1,4 @@
-import { createLogger, requireSplitMode, secretBoxFor, type Config, type Logger } from '@ams/core';
+import { ConfigError, createLogger, requireSplitMode, secretBoxFor, type Config, type Logger } from '@ams/core';
 import { createDatabase, migrateLatest, sealWebhookSecrets, type Database } from '@ams/db';
 import { apiMetrics, dispatcherMetrics, embeddingBatchMetrics, periodicMetrics, workerMetrics } from '@ams/metrics';
 import { ImportJobs, type RecordRules } from '@ams/portability';
@@ -61,6 +61,8 @@ type ContextOf<R extends Role> = R extends 'api' | 'embedded' ? ApiContext : Pro
 export async function start<R extends Role>(role: R, config: Config, opts: StartOptions = {}): Promise<Started<ContextOf<R>>> {
   if (role === 'embedding-worker') return (await startEmbeddingWorker(config)) as Started<ContextOf<R>>;
   if (role === 'webhook-dispatcher') return (await startWebhookDispatcher(config)) as Started<ContextOf<R>>;
+  // The API's role follows from its configuration (apiRole): a caller that names the other one is mistaken.
+  if (role !== apiRole(config)) throw new ConfigError(`start('${role}'): this configuration makes the API ${apiRole(config)} (REDIS_URL ${config.queueUrl ? 'set' : 'unset'})`);
   return (await startApi(config, opts)) as Started<ContextOf<R>>;
 }
 

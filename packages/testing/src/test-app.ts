@@ -5,7 +5,7 @@ import { accountsRepository, createDatabase, Database } from '@ams/db';
 import { Embedder, LexicalEmbedder } from '@ams/embeddings';
 import type { Registry } from 'prom-client';
 import { createApp, importRecordRules, issueApiKey, type AppContext, type Scope } from '@ams/api';
-import { connectRedis, start, type RedisConnection } from '@ams/runtime';
+import { apiRole, connectRedis, start, type RedisConnection } from '@ams/runtime';
 import { waitFor } from './wait';
 import { createTestPglite } from './test-pglite';
 import { withConformanceChecks } from './openapi-conformance';
@@ -93,7 +93,7 @@ export async function createTestApp(
   // (deterministic and instant; the transformers path has tests of its own). With `ingestion`, v2
   // creates go to the embedding worker (queue or in-process, by config); webhook deliveries stay in
   // the outbox for the tests to read. DATABASE_REPLICA_URLS in `env`: reads served by replicas.
-  const started = await start('api', config, {
+  const started = await start(apiRole(config), config, {
     standalone: false,
     importRules: importRecordRules,
     db,
