@@ -49,7 +49,7 @@ export async function beginAuthorization(
 
 /** The live request, only for the browser that began it. */
 export async function readAuthorization(deps: OAuthDeps, requestId: string, browserSecret: string | undefined): Promise<OAuthRequestRow | undefined> {
-  if (!/^[0-9a-f-]{36}$/i.test(requestId) || !browserSecret) return undefined;
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(requestId) || !browserSecret) return undefined;
   const row = await oauthRequestsRepository.find(deps.db, requestId);
   return row && secretMatches(browserSecret, row.browser_hash) ? row : undefined;
 }

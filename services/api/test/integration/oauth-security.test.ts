@@ -120,6 +120,29 @@ describe('client registration', () => {
     expect(res.body.error).toBe('invalid_client_metadata');
   });
 
+  it('refuses text PostgreSQL cannot store (NUL, unpaired surrogates) on every endpoint and page with 400, storing nothing', async () => {
+    const clients = async () => Number((await t.ctx.db.knex('oauth_clients').count({ n: '*' }))[0]!.n);
+    const before = await clients();
+    const cases = [
+      supertest(t.app).post('/register').send({ client_name: 'a\u0000b', redirect_uris: [REDIRECT_URI] }),
+      supertest(t.app).post('/register').send({ client_name: 'a\ud800b', redirect_uris: [REDIRECT_URI] }),
+      supertest(t.app).post('/register').send({ client_name: 'fine', redirect_uris: [`${REDIRECT_URI}\u0000`] }),
+      supertest(t.app).post('/token').type('form').send({ grant_type: 'authorization_code', client_id: `${clientId}\u0000`, code: 'x' }),
+      // A form carries UTF-8, where a lone surrogate cannot be written: only JSON's escapes can send one.
+      supertest(t.app).post('/revoke').type('form').send({ client_id: clientId, token: 'a\u0000' }),
+      supertest(t.app).get(`/authorize?client_id=${clientId}&state=%00`),
+      supertest(t.app).get('/oauth/sign-in?request=%00'),
+      supertest(t.app).post('/oauth/sign-in').type('form').send({ request: '00000000-0000-4000-8000-000000000000', email: 'a\u0000@example.com', password: 'x' }),
+    ];
+    for (const res of await Promise.all(cases)) {
+      expect({ status: res.status, error: res.body.error }).toEqual({ status: 400, error: 'invalid_request' });
+      expect(res.body.error_description).toMatch(/must not contain (NUL characters|unpaired UTF-16 surrogates)$/);
+    }
+    expect(await clients()).toBe(before);
+    // A request id that is no UUID is an expired request, not a database error.
+    expect((await supertest(t.app).get(`/oauth/sign-in?request=${'-'.repeat(36)}`)).status).toBe(400);
+  });
+
   it('keeps a confidential client’s secret as a hash and checks it at the token endpoint', async () => {
     const reg = await supertest(t.app).post('/register').send({ client_name: 'confidential', redirect_uris: ['https://host.example/cb'], token_endpoint_auth_method: 'client_secret_post' });
     expect(reg.status).toBe(201);

@@ -8,6 +8,7 @@ import { oauthDeps } from '../../domain-deps';
 import { browserSecret } from './browser-cookie';
 import { esc, sendPage } from './pages';
 import { oauthUrls } from './oauth-server.router';
+import { refuseUnsafeText } from './oauth-input';
 
 const SCOPE_WORDS: Record<string, string> = {
   read: 'read: search and read your memories',
@@ -77,6 +78,7 @@ export function oauthPagesRouter(ctx: AppContext): Router {
   const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 });
   const deps = () => oauthDeps(ctx);
   const { issuer } = oauthUrls(ctx.config.oauth.publicUrl!);
+  router.use('/oauth', form, refuseUnsafeText);
 
   /** The request the form or link names, for this browser (and, on a POST, with its CSRF token). */
   const load = async (req: Request, res: Response): Promise<OAuthRequestRow | undefined> => {
@@ -150,7 +152,7 @@ export function oauthPagesRouter(ctx: AppContext): Router {
       if (body.decision === 'deny') return res.redirect(303, await denyAuthorization(deps(), request, issuer.href));
       const scopes = ([] as unknown[]).concat(body.scopes ?? []).filter((s): s is string => typeof s === 'string');
       const agent = str(body.agent_id, 64) ?? '';
-      if (agent && !/^[0-9a-f-]{36}$/i.test(agent)) return consentPage(ctx, res, 400, request, 'Choose an agent from the list.');
+      if (agent && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(agent)) return consentPage(ctx, res, 400, request, 'Choose an agent from the list.');
       try {
         res.redirect(303, await approveAuthorization(deps(), request, { scopes, agentId: agent || null }, issuer.href));
       } catch (err) {

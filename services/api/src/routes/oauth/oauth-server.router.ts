@@ -7,6 +7,7 @@ import { findOAuthClient, GRANTABLE_SCOPES, hashSecret } from '@ams/accounts';
 import type { AppContext, AuthContext } from '../../context';
 import { oauthDeps } from '../../domain-deps';
 import { externalVerifier } from '../../lib/external-issuer';
+import { refuseUnsafeText } from './oauth-input';
 import { OAuthProvider } from './oauth-provider';
 
 const RESOURCE_NAME = 'Agent Memory Service';
@@ -54,9 +55,9 @@ export function oauthServerRouter(ctx: AppContext, registerLimiter: RequestHandl
   const provider = new OAuthProvider(ctx);
   const router = Router();
   const form = express.urlencoded({ extended: false, limit: '16kb' });
-  router.use('/authorize', form, exactRedirectUri(ctx));
-  router.use(['/token', '/revoke'], form, hashPresentedSecret);
-  router.post('/register', registerLimiter);
+  router.use('/authorize', form, refuseUnsafeText, exactRedirectUri(ctx));
+  router.use(['/token', '/revoke'], form, refuseUnsafeText, hashPresentedSecret);
+  router.post('/register', registerLimiter, express.json({ limit: '100kb' }), refuseUnsafeText);
   router.use(
     mcpAuthRouter({
       provider,
