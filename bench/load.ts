@@ -15,33 +15,28 @@
  * - the CPU each request cost in each step, by who spent it (/proc: server, bench, PostgreSQL, Redis);
  * - open loop at 1× and 2× the rate the two most crowded levels reached (requests evenly spaced
  *   whatever the answers do; latency counted from when a request was due): the 2× accepted p99 as a
- *   multiple of the 1-client p99 (goal ≤ 3×) and the 503s' p99 (goal < 50 ms).
+ *   multiple of the 1-client p99 (goal ≤ 3×) and the 503s' p99 (goal < 50 ms);
+ * - fair admission (load-fairness.ts): a light tenant beside a flooding one, and bursts.
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import readline from 'node:readline';
 import { loadConfig } from '@ams/core';
-import { createDatabase, type BoundVector, type Database } from '@ams/db';
+import { issueApiKey } from '@ams/api';
+import { accountsRepository, createDatabase, type BoundVector, type Database } from '@ams/db';
 import { VectorParam } from '@ams/embeddings';
 import { CORPUS_MISSING, loadCorpus } from './corpus';
 import { BenchModel, loadBenchModel, VectorBank } from './model';
 import { seedStore } from './seed';
 import { CPU_GROUPS, cpuByGroup, cpuPerRequest } from './proc-cpu';
-import { arg, bareTopK, percentiles, startBenchServer } from './support';
+import { arg, bareTopK, percentiles, startBenchServer, type BenchServer } from './support';
+import { closedLoop, openLoop, search, UnseenQueries, type Run, type Target } from './load-loops';
+import { bursts, twoTenants } from './load-fairness';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-interface Target {
-  baseUrl: string;
-  key: string;
-  databaseUrl: string;
-  accountId: string;
-  seeded: string;
-}
 
 function option(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -57,12 +52,24 @@ async function serve(): Promise<void> {
   const model = await loadBenchModel();
   const server = await startBenchServer(model.embedder, { redisUrl: embedded ? undefined : REDIS_URL, embedded });
   const bank = new VectorBank(model.embedder, corpusKey(corpus.docs));
-  const { fromModel, jittered } = await seedStore(server, corpus, bank, arg('memories', 10_000), model.embedder.model, model.embedder.dimensions);
-  const seeded = `${fromModel} rows with bare-model vectors, ${jittered} with jittered copies of them`;
-  process.stdout.write(JSON.stringify({ baseUrl: server.baseUrl, key: server.key, databaseUrl: server.databaseUrl, accountId: server.accountId, seeded }) + '\n');
+  const light = await lightTenant(server);
+  const lightMemories = Math.min(arg('memories', 10_000), arg('light-memories', 1_000));
+  const { fromModel, jittered } = await seedStore(server, corpus, bank, arg('memories', 10_000), model.embedder.model, model.embedder.dimensions, [
+    { accountId: light.accountId, n: lightMemories },
+  ]);
+  const seeded = `${fromModel} rows with bare-model vectors, ${jittered} with jittered copies of them; a second account with ${lightMemories}`;
+  const target: Target = { baseUrl: server.baseUrl, key: server.key, databaseUrl: server.databaseUrl, accountId: server.accountId, seeded, light };
+  process.stdout.write(JSON.stringify(target) + '\n');
   const stop = () => void server.close().then(() => process.exit(0));
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+}
+
+/** A second account beside the bench's, with a key of its own. */
+async function lightTenant(server: BenchServer): Promise<{ key: string; accountId: string }> {
+  const account = (await accountsRepository.insert(server.ctx.db.knex, { email: `light-${server.accountId}@bench.local`, passwordHash: null }))!;
+  const { key } = await issueApiKey(server.ctx, account.id, { name: 'light tenant', scopes: ['read', 'write'] });
+  return { key, accountId: account.id };
 }
 
 /**
@@ -113,102 +120,6 @@ async function startChild(mode: '--serve' | '--serve-bare', extra: string[] = []
     child.once('exit', (code) => reject(new Error(`${mode} process exited (${code})`)));
   });
   return { child, target: JSON.parse(first) as Target };
-}
-
-/** Queries in the corpus' order, each handed out once in the whole run (then numbered variants: still unseen). */
-class UnseenQueries {
-  private i = 0;
-  constructor(private readonly texts: string[]) {}
-  next(): string {
-    const i = this.i++;
-    const text = this.texts[i % this.texts.length]!;
-    return i < this.texts.length ? text : `${text} (${Math.floor(i / this.texts.length)})`;
-  }
-}
-
-interface Run {
-  seconds: number;
-  accepted: number;
-  shed: number;
-  other: Map<number, number>;
-  latencies: number[];
-  shedLatencies: number[];
-}
-
-const newRun = (): Run => ({ seconds: 0, accepted: 0, shed: 0, other: new Map(), latencies: [], shedLatencies: [] });
-
-function tally(run: Run, status: number, ms: number): void {
-  if (status === 200) {
-    run.accepted++;
-    run.latencies.push(ms);
-  } else if (status === 503) {
-    run.shed++;
-    run.shedLatencies.push(ms);
-  } else run.other.set(status, (run.other.get(status) ?? 0) + 1);
-}
-
-/** One search over a keep-alive agent; its status (0: no answer). */
-function search(target: Target, agent: http.Agent, query: string): Promise<number> {
-  const body = JSON.stringify({ query, limit: 10, search_mode: 'semantic' });
-  return new Promise((resolve) => {
-    const req = http.request(`${target.baseUrl}/v1/memories/search`, {
-      method: 'POST',
-      agent,
-      timeout: 60_000,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${target.key}`, 'content-length': Buffer.byteLength(body) },
-    });
-    req.on('response', (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', () => resolve(0));
-    req.on('timeout', () => req.destroy());
-    req.end(body);
-  });
-}
-
-/**
- * `clients` loops, each sending its next request when its answer came, for `seconds`; a refused
- * one waits the answer's Retry-After (1 s) first, as a client should (retrying at once would turn
- * the bench into a flood of refusals that the bench process itself spends the cores on).
- */
-async function closedLoop(clients: number, seconds: number, one: () => Promise<number>): Promise<Run> {
-  const run = newRun();
-  const started = performance.now();
-  const until = started + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      while (performance.now() < until) {
-        const t0 = performance.now();
-        const status = await one();
-        tally(run, status, performance.now() - t0);
-        if (status === 503) await new Promise((r) => setTimeout(r, Math.min(1000, until - performance.now())));
-      }
-    }),
-  );
-  run.seconds = (performance.now() - started) / 1000;
-  return run;
-}
-
-/**
- * Open loop: requests sent at evenly spaced times whatever the answers do. Latency counts from the
- * time a request was due, so a generator that fell behind does not hide the wait.
- */
-async function openLoop(target: Target, queries: UnseenQueries, rate: number, seconds: number): Promise<Run> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 2000 });
-  const run = newRun();
-  const started = performance.now();
-  const sent: Promise<void>[] = [];
-  for (let i = 0; i < Math.round(rate * seconds); i++) {
-    const due = started + (i * 1000) / rate;
-    const wait = due - performance.now();
-    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    sent.push(search(target, agent, queries.next()).then((status) => tally(run, status, performance.now() - due)));
-  }
-  await Promise.all(sent);
-  run.seconds = seconds;
-  agent.destroy();
-  return run;
 }
 
 /** Texts that arrive while the model is busy go in its next call together (what the service does). */
@@ -352,6 +263,8 @@ async function main(): Promise<void> {
       `\nat 2×: accepted p99 ${fmt(at2)} ms = ${(at2 / base).toFixed(2)}× the ${Math.min(...levels)}-client p99 ${fmt(base)} ms (goal ≤ 3×); ` +
         `503 p99 ${fmt(shed2)} ms (goal < 50 ms)`,
     );
+    if (target.light) await twoTenants(target, agent, queries, Math.max(10, seconds));
+    await bursts(target, queries, sustainable, seconds);
     console.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at end`);
     if (other.size > 0) console.log(`answers neither 200 nor 503, by status (0: none): ${[...other].map(([s, n]) => `${s} × ${n}`).join(', ')}`);
   } finally {

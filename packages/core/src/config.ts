@@ -42,7 +42,7 @@ export interface Config {
   /** The largest import upload accepted, in bytes (it is spooled to a temporary file before the job starts). */
   importMaxBytes: number;
   /** Load shedding (services/api/src/middleware/backpressure.ts); 0 turns a bound off. */
-  backpressure: { maxInFlight: number; maxQueued: number; maxQueueDelayMs: number; maxEventLoopDelayMs: number; maxPoolWaitMs: number; requestTimeoutMs: number; searchTimeoutMs: number };
+  backpressure: { maxInFlight: number; maxInFlightPerAccount: number; maxQueued: number; maxQueueDelayMs: number; maxEventLoopDelayMs: number; maxPoolWaitMs: number; requestTimeoutMs: number; searchTimeoutMs: number };
   embedding: {
     provider: EmbeddingProvider;
     model: string;
@@ -172,7 +172,9 @@ const schema = Joi.object({
   // One per core, at least 2: npm run bench:load held the accepted p99 at twice the sustainable rate
   // within 3× the unloaded one with 2 on 2 cores; 3 spread past it (docs/decisions/0008-admission-queue.md).
   MAX_IN_FLIGHT_REQUESTS: Joi.number().integer().min(0).default(() => Math.max(2, os.availableParallelism())),
-  // Beyond the bound, requests wait for a slot (first come, first served); default 16 times the bound,
+  // The slots one account may hold at once; default all of them (a lone tenant uses the whole box).
+  MAX_IN_FLIGHT_PER_ACCOUNT: Joi.number().integer().min(0),
+  // Beyond the bound, requests wait for a slot (accounts in turn); default 16 times the bound,
   // so a burst of many agents on a quiet process waits rather than being refused.
   MAX_QUEUED_REQUESTS: Joi.number().integer().min(0).max(100_000),
   // The latency budget: a request expected to wait longer than this for a slot is refused at once.
@@ -308,6 +310,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importMaxBytes: v.IMPORT_MAX_BYTES,
     backpressure: {
       maxInFlight: v.MAX_IN_FLIGHT_REQUESTS,
+      maxInFlightPerAccount: v.MAX_IN_FLIGHT_PER_ACCOUNT ?? 0,
       maxQueued: v.MAX_QUEUED_REQUESTS ?? 16 * v.MAX_IN_FLIGHT_REQUESTS,
       maxQueueDelayMs: v.MAX_QUEUE_DELAY_MS ?? v.MAX_QUEUE_WAIT_MS ?? 500,
       maxEventLoopDelayMs: v.MAX_EVENT_LOOP_DELAY_MS,

@@ -74,6 +74,8 @@ export function createApp(ctx: AppContext): ApiApp {
   // app.locals.load: what the process carries now (tests and diagnostics read it).
   const load = new LoadGauge(ctx);
   app.locals.load = load;
+  // The caller first (its key's row is cached): admission takes the accounts in turn.
+  app.use(identifyCaller(ctx));
   app.use(backpressure(ctx, load));
   // With read replicas: a read's database is chosen as it starts (runAsRead), a write's fence recorded as it ends.
   if (ctx.readRouting) {
@@ -81,8 +83,7 @@ export function createApp(ctx: AppContext): ApiApp {
     replicaMetrics(ctx.metrics.registry, ctx.readRouting);
     app.use(fenceWrites(ctx));
   }
-  app.use(consoleRouter(ctx)); // the web console's static files, before auth and rate limits
-  app.use(identifyCaller(ctx));
+  app.use(consoleRouter(ctx)); // the web console's static files, before rate limits
   const apiLimiter = apiRateLimit(ctx.config.rateLimit.perMinute, ctx.config.rateLimit.unauthenticatedPerMinute, limits);
   const registerLimiter = registerRateLimit(ctx.config.rateLimit.registerPerMinute, limits);
   const close = async () => {

@@ -1,16 +1,11 @@
 import { performance } from 'node:perf_hooks';
 
-interface Waiter {
-  admit: () => void;
-  /** `reason` when it is not the wait past the budget. */
-  refuse: (reason?: string) => void;
-  timer?: NodeJS.Timeout;
-}
-
 export interface AdmissionLimits {
   /** Requests served at once (the in-flight bound): a slot frees every `serviceMs / slots` on average. */
   slots: number;
-  /** The most requests that may wait; beyond it a newcomer is refused. 0: nobody waits. */
+  /** The most requests one flow (an account) is served at once; at most `slots`. */
+  slotsPerFlow?: number;
+  /** The most requests that may wait; beyond it the busiest flow's newest waiter makes room, or the newcomer is refused. 0: nobody waits. */
   capacity: number;
   /** The latency budget: the longest a request may be expected (and allowed) to wait for a slot. */
   maxDelayMs: number;
@@ -22,52 +17,91 @@ export interface AdmissionLimits {
   sheddingSlots?: number;
 }
 
-/** The queue has not been empty for this long: it is standing, not absorbing a burst (CoDel's interval, short: an overload that starts fills the queue for this long before it is refused). */
+/** Who asks for a slot: requests of one flow share its fair share. */
+export interface FlowKey {
+  /** The account (or, before authentication, the caller's address). */
+  key: string;
+  /** Its share relative to the others' (1: equal); slots go round the waiting flows in proportion. */
+  weight: number;
+}
+
+/** Hands a request's slot back: `servedMs` when it was answered (it trains the service time), nothing when it was not. */
+export type Release = (servedMs?: number) => void;
+
+interface Waiter {
+  flow: Flow;
+  start: (release: Release) => void;
+  /** `reason` when it is not the wait past the budget. */
+  refuse: (reason?: string) => void;
+  timer?: NodeJS.Timeout;
+}
+
+interface Flow {
+  key: string;
+  weight: number;
+  inFlight: number;
+  waiting: Waiter[];
+  /** Deficit round robin: the requests it may still start in the current round. */
+  credit: number;
+}
+
+/** The queue has not been empty for this long: it is standing, not absorbing a burst (CoDel's interval, short). */
 const STANDING_AFTER_MS = 50;
 /**
- * While standing, a newcomer expected to wait more than this many service times is refused. Clients
- * that wait for their answer before asking again (4 per slot: 3 waiting and 1 served) wait at most 3.
+ * While standing, a busy flow's newcomer expected to wait more than this many service times is
+ * refused. Clients that wait for their answer before asking again (4 per slot: 3 waiting and 1
+ * served) wait at most 3.
  */
 const STANDING_SERVICE_TIMES = 4;
-/**
- * While shedding (someone was refused lately), the expected wait allowed is half a service time:
- * on 2 slots one request waits for the next free slot, so the slots stay busy and nobody waits long
- * (on 1 slot, a whole service time: one waits, else the slot would idle between arrivals).
- */
-const SHEDDING_SERVICE_TIMES = 0.5;
-/** How long after a refusal at the door the queue keeps shedding: an overload that lasts is refused at once. */
+/** How long after a refusal the queue sheds (each refusal renews it): `sheddingSlots` apply; an emptied queue ends it at once. */
 export const SHEDDING_HOLD_MS = 1000;
+/** Arrival gaps are remembered over two windows of this length (the longest of the last 0.5 to 1 s). */
+const GAP_WINDOW_MS = 500;
 /** Weight of each new service time in the moving average. */
 const SERVICE_EWMA_WEIGHT = 0.1;
 /** A service time counts at most this many times the mean (see served()). */
 const OUTLIER_FACTOR = 4;
+/** Weights are clamped to this range, so a round robin pass is bounded. */
+const MIN_WEIGHT = 0.01;
+const MAX_WEIGHT = 100;
 
 /**
- * Where requests beyond the in-flight bound wait for a slot, first come first served. A newcomer is
- * refused at once, before it costs anything, when the queue is full or when its expected wait — the
- * requests ahead of it divided among the slots, times the mean service time — is over the allowed
- * delay:
- * - the latency budget (`maxDelayMs`) for a burst on a quiet queue (a page loading its panels, an
- *   agent's parallel calls, many agents starting together);
- * - STANDING_SERVICE_TIMES service times once the queue has not been empty for STANDING_AFTER_MS: a
- *   steady crowd of clients (four per slot) waits its turn, a growing queue stops growing early;
- * - SHEDDING_SERVICE_TIMES of a service time for SHEDDING_HOLD_MS after a refusal at the door: under
- *   sustained overload the accepted requests hardly wait and the rest are refused at once; the
- *   in-flight bound is then `sheddingSlots`, when set.
- * A waiter still waiting a service time past the budget (the estimate was wrong: a slow statement
- * held the slots) is refused then; one whose client leaves is dropped.
+ * Where requests beyond the in-flight bound wait for a slot: one queue per flow (account), served by
+ * deficit round robin in proportion to the flows' weights, so a request of a light flow waits behind
+ * at most about one request of each busy flow, whatever the busy ones send. A newcomer is refused at
+ * once, before it costs anything:
+ * - when its own expected wait (its place in the round robin, divided among the slots, times the
+ *   measured mean service time) is over what it may wait (allowedDelayMs): the latency budget for a
+ *   light flow or a burst on a quiet queue, a few service times for a busy flow once the queue
+ *   stands, but always enough to bridge the recent gaps between arrivals — a flood refuses its own
+ *   excess, a light flow beside it is still queued, and bursts keep the slots busy;
+ * - when the queue is full and its flow is the busiest (weighted); otherwise the busiest flow's
+ *   newest waiter is refused to make room;
+ * - while the database or event loop is saturated (`overload`), when its flow already holds its
+ *   fair share of the slots: refusals fall on the flows over their share first.
+ * With `sheddingSlots`, a refusal starts shedding for SHEDDING_HOLD_MS, renewed by the next; the
+ * first empty queue ends it. A waiter still waiting a service time past the budget (a slow
+ * statement held the slots) is refused then; one whose client leaves is dropped.
  */
 export class AdmissionQueue {
-  private readonly waiting: Waiter[] = [];
-  private lastEmptyAt: number;
+  private readonly flows = new Map<string, Flow>();
+  /** The flows with waiters, in round-robin order; `turn` is the one whose turn it is. */
+  private readonly ring: Flow[] = [];
+  private turn = 0;
+  private waitingCount = 0;
+  private inFlightCount = 0;
   private shedUntil = -Infinity;
   private serviceEstimateMs = 0;
+  private lastEmptyAt: number;
+  private lastArrivalAt: number;
+  /** The longest gap between two arrivals in the current window and in the one before. */
+  private gaps = { windowStart: 0, current: 0, previous: 0 };
 
   constructor(
     private readonly limits: AdmissionLimits,
     private readonly now: () => number = () => performance.now(),
   ) {
-    this.lastEmptyAt = now();
+    this.lastEmptyAt = this.lastArrivalAt = this.gaps.windowStart = now();
   }
 
   /** The mean time a request holds its slot (moving average of `served`); 0 before the first. */
@@ -76,7 +110,11 @@ export class AdmissionQueue {
   }
 
   get length(): number {
-    return this.waiting.length;
+    return this.waitingCount;
+  }
+
+  get inFlight(): number {
+    return this.inFlightCount;
   }
 
   /** The in-flight bound now: `sheddingSlots` while shedding, else `slots`. */
@@ -85,99 +123,252 @@ export class AdmissionQueue {
     return sheddingSlots && sheddingSlots < slots && this.shedding() ? sheddingSlots : slots;
   }
 
+  /** Whether every slot is taken (a newcomer would wait). */
+  full(): boolean {
+    return this.limits.slots > 0 && this.inFlightCount >= this.slots;
+  }
+
   private shedding(): boolean {
-    return this.now() < this.shedUntil;
+    return this.waitingCount > 0 && this.now() < this.shedUntil;
   }
 
   /** The queue has not been empty for STANDING_AFTER_MS. */
   private standing(): boolean {
-    return this.waiting.length > 0 && this.now() - this.lastEmptyAt >= STANDING_AFTER_MS;
+    return this.waitingCount > 0 && this.now() - this.lastEmptyAt >= STANDING_AFTER_MS;
+  }
+
+  private arrived(): void {
+    const now = this.now();
+    const gaps = this.gaps;
+    if (now - gaps.windowStart >= GAP_WINDOW_MS) {
+      gaps.previous = now - gaps.windowStart >= 2 * GAP_WINDOW_MS ? 0 : gaps.current;
+      gaps.current = 0;
+      gaps.windowStart = now;
+    }
+    gaps.current = Math.max(gaps.current, now - this.lastArrivalAt);
+    this.lastArrivalAt = now;
+  }
+
+  /**
+   * The expected wait a newcomer of `flow` may have. A flow with nobody waiting and less than its
+   * fair share of the slots may wait the whole latency budget: a light account beside a flood is
+   * queued. So may a busier one on a quiet queue (a burst); once the queue stands, STANDING_SERVICE_TIMES
+   * service times, but never less than the longest recent gap between arrivals plus a service time:
+   * the queue then holds the work that keeps the slots busy until the next burst.
+   */
+  allowedDelayMs(flow: FlowKey): number {
+    const { maxDelayMs } = this.limits;
+    const known = this.flows.get(flow.key);
+    if (!known || (known.waiting.length === 0 && known.inFlight < this.fairShare(known)) || !this.standing()) return maxDelayMs;
+    const bridge = Math.max(this.gaps.current, this.gaps.previous) + this.serviceEstimateMs;
+    return Math.min(maxDelayMs, Math.max(STANDING_SERVICE_TIMES * this.serviceEstimateMs, bridge));
+  }
+
+  private get slotsPerFlow(): number {
+    const { slots, slotsPerFlow } = this.limits;
+    return slotsPerFlow && slotsPerFlow > 0 ? Math.min(slotsPerFlow, slots) : slots;
   }
 
   /**
    * A request held its slot for `ms`. One outlier (a request that ran to its deadline) moves the
    * estimate at most as far as a request OUTLIER_FACTOR times the mean would.
    */
-  served(ms: number): void {
+  private served(ms: number): void {
     if (this.serviceEstimateMs === 0) this.serviceEstimateMs = ms;
     else this.serviceEstimateMs += SERVICE_EWMA_WEIGHT * (Math.min(ms, OUTLIER_FACTOR * this.serviceEstimateMs) - this.serviceEstimateMs);
   }
 
-  /** How long a request joining now would be expected to wait for a slot. */
-  expectedDelayMs(): number {
-    return ((this.waiting.length + 1) / Math.max(1, this.slots)) * this.serviceEstimateMs;
-  }
-
-  /** The expected wait a newcomer may have now (see the class comment). */
-  allowedDelayMs(): number {
-    const { maxDelayMs } = this.limits;
-    if (this.shedding()) return Math.min(maxDelayMs, Math.max(SHEDDING_SERVICE_TIMES, 1 / Math.max(1, this.slots)) * this.serviceEstimateMs);
-    if (this.standing()) return Math.min(maxDelayMs, STANDING_SERVICE_TIMES * this.serviceEstimateMs);
-    return maxDelayMs;
+  /**
+   * How long a request of `flow` joining now would be expected to wait for a slot: the requests the
+   * round robin starts before it (its own flow's waiters, and each other flow's up to the same number
+   * of rounds) shared among the slots, and no faster than its flow's own slots allow.
+   */
+  expectedDelayMs(flowKey: FlowKey): number {
+    const flow = this.flows.get(flowKey.key);
+    const own = flow?.waiting.length ?? 0;
+    const weight = clampWeight(flowKey.weight);
+    const rounds = (own + 1) / weight;
+    let ahead = own;
+    for (const other of this.ring) if (other !== flow) ahead += Math.min(other.waiting.length, rounds * other.weight);
+    const slots = Math.max(1, this.slots);
+    return Math.max((ahead + 1) / slots, (own + 1) / Math.max(1, Math.min(slots, this.slotsPerFlow))) * this.serviceEstimateMs;
   }
 
   /**
-   * Queues a request, or returns why it is refused (the caller answers 503 at once). `admit` runs
-   * when a slot frees for it, `refuse` if it waits a service time past the budget; `leave()` drops it.
+   * Asks for a slot for a request of `flowKey`. `start` runs with the slot's release, at once when a
+   * slot is free or when one frees for it; `refuse` runs if it waits a service time past the budget
+   * or makes room for a lighter flow. Returns 'started', how to drop it from the queue (its client
+   * left), or why it is refused at once (the caller answers 503).
+   * `overload`: why the process is saturated now (the database or the event loop), if it is.
    */
-  enter(admit: () => void, refuse: (reason?: string) => void): { leave: () => void } | { refused: string } {
-    const refused = this.refusal();
+  enter(
+    flowKey: FlowKey,
+    start: (release: Release) => void,
+    refuse: (reason?: string) => void,
+    overload: string | null = null,
+  ): 'started' | { leave: () => void } | { refused: string } {
+    this.arrived();
+    const flow = this.flowFor(flowKey);
+    const refused = this.refusal(flow, overload);
     if (refused) {
-      const slotsBefore = this.slots;
-      const standing = this.standing();
-      this.shedUntil = this.now() + SHEDDING_HOLD_MS;
-      if (standing && this.slots < slotsBefore) this.trim();
-      return { refused };
+      this.forgetIfIdle(flow);
+      return this.shed(refused);
     }
-    const waiter: Waiter = { admit, refuse };
-    if (this.waiting.length === 0) this.lastEmptyAt = this.now();
+    if (this.inFlightCount < this.slots && flow.inFlight < this.slotsPerFlow && flow.waiting.length === 0) {
+      this.begin(flow, start);
+      return 'started';
+    }
+    if (this.waitingCount >= this.limits.capacity) this.makeRoom();
+    const waiter: Waiter = { flow, start, refuse };
     if (this.limits.maxDelayMs > 0) {
       waiter.timer = setTimeout(() => {
         // Not a sign of overload by itself (one slow statement held the slots): no shedding.
         if (this.remove(waiter)) waiter.refuse();
       }, this.limits.maxDelayMs + this.serviceEstimateMs);
     }
-    this.waiting.push(waiter);
+    if (flow.waiting.length === 0) this.ring.push(flow);
+    if (this.waitingCount === 0) this.lastEmptyAt = this.now();
+    flow.waiting.push(waiter);
+    this.waitingCount++;
     return { leave: () => void this.remove(waiter) };
   }
 
-  /** A slot is free: the longest waiter, if any, takes it. */
-  admitNext(): void {
-    const next = this.waiting.shift();
-    if (this.waiting.length === 0) this.lastEmptyAt = this.now();
-    if (!next) return;
-    clearTimeout(next.timer);
-    next.admit();
-  }
-
-  private refusal(): string | null {
-    if (this.waiting.length >= this.limits.capacity) return 'too many requests waiting';
-    if (this.limits.maxDelayMs > 0 && this.expectedDelayMs() > this.allowedDelayMs()) return 'the expected wait is over its budget';
+  private refusal(flow: Flow, overload: string | null): string | null {
+    if (overload && flow.inFlight + flow.waiting.length >= this.fairShare(flow)) return overload;
+    const free = this.inFlightCount < this.slots && flow.inFlight < this.slotsPerFlow && flow.waiting.length === 0;
+    if (free) return null;
+    if (this.limits.capacity === 0 || (this.waitingCount >= this.limits.capacity && this.busiest() === flow)) return 'too many requests waiting';
+    if (this.limits.maxDelayMs > 0 && this.expectedDelayMs(flow) > this.allowedDelayMs(flow)) return 'the expected wait is over its budget';
     return null;
   }
 
+  /** The slots `flow` is due among the flows holding or waiting for one now (itself included), at least one. */
+  private fairShare(flow: Flow): number {
+    let weights = 0; // the flows known now: those holding or waiting for a slot, and this one
+    for (const f of this.flows.values()) weights += f.weight;
+    return Math.max(1, (this.limits.slots * flow.weight) / weights);
+  }
+
   /**
-   * Shedding began on a standing queue (an overload that lasts) and the slots dropped
-   * (sheddingSlots): the waiters queued before, under the larger allowance, would now wait several
-   * service times each; the newest are refused at once until the last one's expected wait is within
-   * the shedding allowance. A burst on a quiet queue keeps its waiters (each still refused past its budget).
+   * A refusal at the door: the queue sheds. If that drops the slots (embedded mode) on a standing
+   * queue (an overload that lasts), the waiters queued under the larger allowance would now wait
+   * several service times each: the newest of the busiest flows are refused at once. A burst on a
+   * quiet queue keeps its waiters (each still refused past its budget).
    */
+  private shed(reason: string): { refused: string } {
+    const slotsBefore = this.slots;
+    const standing = this.standing();
+    this.shedUntil = this.now() + SHEDDING_HOLD_MS;
+    if (standing && this.slots < slotsBefore) this.trim();
+    return { refused: reason };
+  }
+
+  /** Refuses the newest waiters of the busiest flows until the last one's expected wait is within what the busiest may wait. */
   private trim(): void {
-    const allowed = this.allowedDelayMs();
-    while (this.waiting.length > 0 && (this.waiting.length / Math.max(1, this.slots)) * this.serviceEstimateMs > allowed) {
-      const last = this.waiting.pop()!;
-      clearTimeout(last.timer);
-      last.refuse('the server is shedding load');
+    if (this.limits.maxDelayMs <= 0) return;
+    for (let busiest = this.busiest(); busiest; busiest = this.busiest()) {
+      if ((this.waitingCount / Math.max(1, this.slots)) * this.serviceEstimateMs <= this.allowedDelayMs(busiest)) return;
+      this.makeRoom();
     }
-    if (this.waiting.length === 0) this.lastEmptyAt = this.now();
+  }
+
+  /** The queue is full: the busiest flow's (weighted) newest waiter is refused. */
+  private makeRoom(): void {
+    const flow = this.busiest();
+    const last = flow?.waiting[flow.waiting.length - 1];
+    if (!last) return;
+    this.remove(last);
+    last.refuse('the server is shedding load from its busiest callers');
+  }
+
+  private busiest(): Flow | undefined {
+    let busiest: Flow | undefined;
+    for (const f of this.ring) if (!busiest || f.waiting.length / f.weight > busiest.waiting.length / busiest.weight) busiest = f;
+    return busiest;
+  }
+
+  private begin(flow: Flow, start: (release: Release) => void): void {
+    flow.inFlight++;
+    this.inFlightCount++;
+    let released = false;
+    start((servedMs) => {
+      if (released) return;
+      released = true;
+      flow.inFlight--;
+      this.inFlightCount--;
+      if (servedMs !== undefined) this.served(servedMs);
+      this.forgetIfIdle(flow);
+      this.dispatch();
+    });
+  }
+
+  /** Starts waiters while slots are free, the flows taking turns by deficit round robin. */
+  private dispatch(): void {
+    while (this.inFlightCount < this.slots && this.ring.length > 0) {
+      const waiter = this.nextWaiter();
+      if (!waiter) return; // every waiting flow holds its own slots
+      clearTimeout(waiter.timer);
+      this.begin(waiter.flow, waiter.start);
+    }
+  }
+
+  private nextWaiter(): Waiter | undefined {
+    // Each pass credits every eligible flow its weight; at MIN_WEIGHT a flow needs 1 / MIN_WEIGHT passes for a request.
+    const visits = this.ring.length * (Math.ceil(1 / MIN_WEIGHT) + 1);
+    for (let i = 0; i < visits && this.ring.length > 0; i++) {
+      if (this.turn >= this.ring.length) this.turn = 0;
+      const flow = this.ring[this.turn]!;
+      if (flow.inFlight >= this.slotsPerFlow) {
+        this.turn++;
+        continue;
+      }
+      if (flow.credit < 1) flow.credit += flow.weight;
+      if (flow.credit < 1) {
+        this.turn++;
+        continue;
+      }
+      flow.credit--;
+      const waiter = flow.waiting.shift()!;
+      if (--this.waitingCount === 0) this.lastEmptyAt = this.now();
+      if (flow.waiting.length === 0) this.leaveRing(flow);
+      else if (flow.credit < 1) this.turn++;
+      return waiter;
+    }
+    return undefined;
+  }
+
+  private flowFor({ key, weight }: FlowKey): Flow {
+    let flow = this.flows.get(key);
+    if (!flow) this.flows.set(key, (flow = { key, weight: clampWeight(weight), inFlight: 0, waiting: [], credit: 0 }));
+    else flow.weight = clampWeight(weight);
+    return flow;
+  }
+
+  private leaveRing(flow: Flow): void {
+    const i = this.ring.indexOf(flow);
+    if (i < 0) return;
+    this.ring.splice(i, 1);
+    if (i < this.turn) this.turn--;
+    // Past the end: the first flow's turn (a flow that rejoins goes to the end, after everyone else).
+    if (this.turn >= this.ring.length) this.turn = 0;
+    flow.credit = 0;
+    this.forgetIfIdle(flow);
+  }
+
+  private forgetIfIdle(flow: Flow): void {
+    if (flow.inFlight === 0 && flow.waiting.length === 0) this.flows.delete(flow.key);
   }
 
   private remove(waiter: Waiter): boolean {
-    const i = this.waiting.indexOf(waiter);
+    const { flow } = waiter;
+    const i = flow.waiting.indexOf(waiter);
     if (i < 0) return false;
-    this.waiting.splice(i, 1);
+    flow.waiting.splice(i, 1);
+    if (--this.waitingCount === 0) this.lastEmptyAt = this.now();
     clearTimeout(waiter.timer);
-    if (this.waiting.length === 0) this.lastEmptyAt = this.now();
+    if (flow.waiting.length === 0) this.leaveRing(flow);
     return true;
   }
 }
+
+const clampWeight = (weight: number): number => Math.min(MAX_WEIGHT, Math.max(MIN_WEIGHT, Number.isFinite(weight) ? weight : 1));

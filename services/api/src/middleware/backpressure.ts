@@ -3,7 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ApiError } from '@ams/core';
 import { whileReading } from '@ams/db';
 import type { AppContext } from '../context';
-import { AdmissionQueue } from './admission-queue';
+import { AdmissionQueue, type Release } from './admission-queue';
 import { sendError } from './error-handler';
 import { bindSignal, requestSignal, RETRY_AFTER_SECONDS } from './request-signal';
 
@@ -20,13 +20,14 @@ const POOL_INTERVAL_MS = 500;
 
 /** What this process is carrying right now; the bounds of backpressure() are checked against it. */
 export class LoadGauge {
-  inFlight = 0;
   private delayMs = 0;
   private readonly histogram = monitorEventLoopDelay({ resolution: 10 });
   private readonly timer: NodeJS.Timeout;
   private readonly acquireStarted = new Map<number, number>();
   private intervalMinWait = Infinity;
   private standingWaitMs = 0;
+  /** The admission queue whose slots and waiters this gauge reports (set by backpressure()). */
+  admission?: AdmissionQueue;
 
   constructor(private readonly ctx: AppContext) {
     this.histogram.enable();
@@ -65,18 +66,27 @@ export class LoadGauge {
     return this.standingWaitMs;
   }
 
-  /** Requests waiting in the admission queue (set by backpressure()). */
-  queued = (): number => 0;
+  /** Requests in progress. */
+  get inFlight(): number {
+    return this.admission?.inFlight ?? 0;
+  }
 
-  /** The in-flight bound now (set by backpressure(): lower while shedding in embedded mode). */
-  slots = (): number => this.ctx.config.backpressure.maxInFlight;
+  /** Requests waiting in the admission queue. */
+  queued(): number {
+    return this.admission?.length ?? 0;
+  }
+
+  /** The in-flight bound now (lower while shedding in embedded mode). */
+  slots(): number {
+    return this.admission?.slots ?? this.ctx.config.backpressure.maxInFlight;
+  }
 
   /** Whether the in-flight bound is reached (a new request waits in the admission queue). */
   full(): boolean {
-    return this.ctx.config.backpressure.maxInFlight > 0 && this.inFlight >= this.slots();
+    return this.admission?.full() ?? false;
   }
 
-  /** Why a new request would be refused now whatever the queue (a saturated database or event loop), or null. */
+  /** Why the process is saturated now (its database or its event loop), or null. */
   overload(): string | null {
     const b = this.ctx.config.backpressure;
     if (b.maxPoolWaitMs > 0 && this.standingWaitMs >= b.maxPoolWaitMs) return 'the database is saturated';
@@ -97,24 +107,26 @@ function unavailable(req: Request, res: Response, err: ApiError): void {
   sendError(req, res, err);
 }
 
+/** A caller's share of the slots: its account's weight; before authentication, its address's. */
+export type FairShareWeight = (accountId: string) => number;
+
 /**
- * Load shedding at the door, before the body is read: a saturated database pool or event loop
- * refuses a new request at once with 503 service_unavailable and Retry-After; beyond the bound on
- * requests in progress it waits in the admission queue, which refuses it at once instead when its
- * expected wait is over the latency budget (see AdmissionQueue). Every accepted request has a
- * deadline: past it the client gets 503 and the request's signal is aborted.
+ * Load shedding at the door, before the body is read, fair across accounts: beyond the bound on
+ * requests in progress a request waits in its account's queue of the admission queue, which takes
+ * the accounts in turn and refuses at once (503 service_unavailable with Retry-After) a newcomer
+ * expected to wait past the latency budget; a saturated database pool or event loop refuses the
+ * accounts already holding their share of the slots (see AdmissionQueue). Every accepted request
+ * has a deadline: past it the client gets 503 and the request's signal is aborted.
  */
-export function backpressure(ctx: AppContext, gauge = new LoadGauge(ctx)): RequestHandler {
-  const { requestTimeoutMs: timeoutMs, maxInFlight, maxQueued, maxQueueDelayMs } = ctx.config.backpressure;
+export function backpressure(ctx: AppContext, gauge = new LoadGauge(ctx), weightOf: FairShareWeight = () => 1): RequestHandler {
+  const { requestTimeoutMs: timeoutMs, maxInFlight, maxInFlightPerAccount, maxQueued, maxQueueDelayMs } = ctx.config.backpressure;
   // Embedded mode: PGlite's statements run on this event loop, the one slot under overload (see AdmissionLimits).
   const sheddingSlots = ctx.db.driver === 'pglite' ? 1 : undefined;
-  const queue = new AdmissionQueue({ slots: maxInFlight, capacity: maxQueued, maxDelayMs: maxQueueDelayMs, sheddingSlots });
-  gauge.queued = () => queue.length;
-  gauge.slots = () => queue.slots;
+  const queue = new AdmissionQueue({ slots: maxInFlight || Infinity, slotsPerFlow: maxInFlightPerAccount, capacity: maxQueued, maxDelayMs: maxQueueDelayMs, sheddingSlots });
+  gauge.admission = queue;
   const refuse = (req: Request, res: Response, reason: string) =>
     unavailable(req, res, new ApiError('service_unavailable', `Service overloaded (${reason}); retry in ${RETRY_AFTER_SECONDS} second.`));
-  const start = (req: Request, res: Response, next: NextFunction) => {
-    gauge.inFlight++;
+  const start = (req: Request, res: Response, next: NextFunction, release: Release) => {
     const startedAt = performance.now();
     const controller = new AbortController();
     bindSignal(req, controller.signal);
@@ -127,33 +139,35 @@ export function backpressure(ctx: AppContext, gauge = new LoadGauge(ctx)): Reque
           }, timeoutMs)
         : undefined;
     res.once('close', () => {
-      gauge.inFlight--;
       clearTimeout(deadline);
-      if (res.writableFinished) queue.served(performance.now() - startedAt);
-      else controller.abort(new ApiError('service_unavailable', 'The client went away before the response.'));
-      while (!gauge.full() && queue.length > 0) queue.admitNext();
+      if (res.writableFinished) return release(performance.now() - startedAt);
+      release();
+      controller.abort(new ApiError('service_unavailable', 'The client went away before the response.'));
     });
     next();
   };
   return (req, res, next) => {
     if (EXEMPT.has(req.path)) return next();
-    const reason = gauge.overload();
-    if (reason) return refuse(req, res, reason);
-    if (!gauge.full() && queue.length === 0) return start(req, res, next);
-    const waiting = queue.enter(
-      () => {
-        res.off('close', left);
-        start(req, res, next);
+    const flow = req.auth ? { key: req.auth.accountId, weight: weightOf(req.auth.accountId) } : { key: `address ${req.ip}`, weight: 1 };
+    // Set while it waits: its client leaving drops it from the queue.
+    const waiting: { left?: () => void } = {};
+    const stopWaiting = () => waiting.left && res.off('close', waiting.left);
+    const entered = queue.enter(
+      flow,
+      (release) => {
+        stopWaiting();
+        start(req, res, next, release);
       },
       (reason) => {
-        res.off('close', left);
+        stopWaiting();
         refuse(req, res, reason ?? `no slot within ${maxQueueDelayMs} ms`);
       },
+      gauge.overload(),
     );
-    if ('refused' in waiting) return refuse(req, res, waiting.refused);
-    const left = () => waiting.leave();
-    res.once('close', left);
-    if (!gauge.full()) queue.admitNext();
+    if (entered === 'started') return;
+    if ('refused' in entered) return refuse(req, res, entered.refused);
+    waiting.left = entered.leave;
+    res.once('close', entered.leave);
   };
 }
 

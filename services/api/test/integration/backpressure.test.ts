@@ -83,7 +83,7 @@ describe('backpressure', () => {
   };
 
   /** A whole GET on a socket of its own (no client set-up in between, so two are sent ms apart); resolves with its status. */
-  const quickGet = () => {
+  const quickGet = (key = acct.key) => {
     const socket = net.connect(port, '127.0.0.1');
     sockets.push(socket);
     let data = '';
@@ -94,7 +94,7 @@ describe('backpressure', () => {
       });
       socket.on('close', () => resolve(0));
     });
-    socket.write(`GET /v1/memories?limit=1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${acct.key}\r\nConnection: close\r\n\r\n`);
+    socket.write(`GET /v1/memories?limit=1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`);
     return status;
   };
 
@@ -127,6 +127,23 @@ describe('backpressure', () => {
     held[0]!.socket.destroy();
     await waitFor(() => waiting.value !== undefined);
     expect(waiting.value).toBe(200);
+  });
+
+  it("makes room in a full queue for another account's request: the busiest account's newest waiter is refused instead", async () => {
+    await serve({ MAX_IN_FLIGHT_REQUESTS: '1', MAX_QUEUED_REQUESTS: '2', MAX_QUEUE_DELAY_MS: '20000', REQUEST_TIMEOUT_MS: '0' });
+    const other = await createAccount(t.ctx);
+    const load = t.app.locals.load as LoadGauge;
+    const held = await hold(1);
+    const first = settled(quickGet());
+    const second = settled(quickGet());
+    await waitFor(() => load.queued() === 2);
+    const light = settled(quickGet(other.key));
+    await waitFor(() => second.value !== undefined);
+    expect(second.value).toBe(503);
+    expect(load.queued()).toBe(2);
+    held[0]!.socket.destroy();
+    await waitFor(() => first.value !== undefined && light.value !== undefined);
+    expect([first.value, light.value]).toEqual([200, 200]);
   });
 
   it('bounds the requests in flight to one while shedding in embedded mode (PGlite holds the event loop), to every slot in split mode', async () => {

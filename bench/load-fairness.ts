@@ -1,0 +1,63 @@
+/**
+ * bench:load's steps for fair admission: a light tenant beside a flooding one, and bursts.
+ * - two tenants: account A runs 16 clients in a closed loop (as fast as answers come, about twice
+ *   what the box serves), account B sends 5 searches/s evenly; each alone, then together;
+ * - bursts: the rate the crowded levels reached, offered evenly and in bursts of 30, then twice it
+ *   in bursts of 30: served/s against served/s offered evenly, and how fast the excess is refused.
+ */
+import type http from 'node:http';
+import { percentiles } from './support';
+import { closedLoop, openLoop, search, type Run, type Target, type UnseenQueries } from './load-loops';
+
+const FLOOD_CLIENTS = 16;
+const LIGHT_RATE = 5;
+const BURST = 30;
+
+const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
+const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '-');
+const rateOf = (r: Run) => r.accepted / r.seconds;
+
+function line(cells: Array<string | number>): string {
+  return cells.map((c, i) => (typeof c === 'number' ? fmt(c) : c).padStart(i === 0 ? 26 : 10)).join(' ');
+}
+
+export async function twoTenants(target: Target, agent: http.Agent, queries: UnseenQueries, seconds: number): Promise<void> {
+  const light = target.light!;
+  const flood = () => closedLoop(FLOOD_CLIENTS, seconds, () => search(target, agent, queries.next()));
+  const trickle = () => openLoop(target, queries, LIGHT_RATE, seconds, { key: light.key });
+  console.log(`\ntwo tenants, ${seconds} s each: A ${FLOOD_CLIENTS} clients in a closed loop, B ${LIGHT_RATE}/s evenly (its own account and store)`);
+  console.log(line(['step', 'A/s', 'A 503/s', 'B served', 'B 503', 'B p50 ms', 'B p99 ms']));
+  const bAlone = await trickle();
+  const aAlone = await flood();
+  const [aBeside, bBeside] = await Promise.all([flood(), trickle()]);
+  const show = (name: string, a?: Run, b?: Run) => {
+    const p = b ? percentiles(b.latencies) : undefined;
+    console.log(line([name, a ? rateOf(a) : '-', a ? a.shed / a.seconds : '-', b ? String(b.accepted) : '-', b ? String(b.shed) : '-', p?.p50 ?? '-', p?.p99 ?? '-']));
+  };
+  show('B alone', undefined, bAlone);
+  show('A alone', aAlone);
+  show('together', aBeside, bBeside);
+  const bRefused = bBeside.shed + [...bBeside.other.values()].reduce((x, y) => x + y, 0);
+  console.log(
+    `B's refusals beside the flood: ${bRefused} of ${bBeside.accepted + bRefused} (goal 0); ` +
+      `B's p99 beside ÷ alone: ${ratio(percentiles(bBeside.latencies).p99, percentiles(bAlone.latencies).p99)} (goal ≤ 2×); ` +
+      `A's rate beside B ÷ alone: ${ratio(rateOf(aBeside), rateOf(aAlone))} (goal ≥ 0.9×)`,
+  );
+}
+
+export async function bursts(target: Target, queries: UnseenQueries, capacity: number, seconds: number): Promise<void> {
+  console.log(`\nbursts, ${seconds} s each, at the rate the crowded levels reached (${capacity}/s) and twice it:`);
+  console.log(line(['offered', 'served/s', '503/s', 'p50 ms', 'p99 ms', '503 p99 ms']));
+  const show = (name: string, r: Run) => {
+    const p = percentiles(r.latencies);
+    console.log(line([name, rateOf(r), r.shed / r.seconds, p.p50, p.p99, percentiles(r.shedLatencies).p99]));
+    return r;
+  };
+  const even = show(`${capacity}/s evenly`, await openLoop(target, queries, capacity, seconds));
+  const burst = show(`${capacity}/s in bursts of ${BURST}`, await openLoop(target, queries, capacity, seconds, { burst: BURST }));
+  const over = show(`${2 * capacity}/s in bursts of ${BURST}`, await openLoop(target, queries, 2 * capacity, seconds, { burst: BURST }));
+  console.log(
+    `served/s in bursts ÷ evenly: ${ratio(rateOf(burst), rateOf(even))} (goal ≥ 0.9); ` +
+      `at 2× in bursts ÷ evenly at 1×: ${ratio(rateOf(over), rateOf(even))} (goal ≥ 0.9), 503 p99 ${fmt(percentiles(over.shedLatencies).p99)} ms (goal < 50 ms)`,
+  );
+}
