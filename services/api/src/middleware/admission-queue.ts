@@ -45,6 +45,13 @@ interface Flow {
   credit: number;
 }
 
+/** Why the queue refuses a request, by the reason's metric label. */
+export const REFUSALS = {
+  queue_full: 'too many requests waiting',
+  over_budget: 'the expected wait is over its budget',
+  made_room: 'the server is shedding load from its busiest callers',
+} as const;
+
 /** The queue has not been empty for this long: it is standing, not absorbing a burst (CoDel's interval, short). */
 const STANDING_AFTER_MS = 50;
 /**
@@ -237,8 +244,8 @@ export class AdmissionQueue {
     if (overload && flow.inFlight + flow.waiting.length >= this.fairShare(flow)) return overload;
     const free = this.inFlightCount < this.slots && flow.inFlight < this.slotsPerFlow && flow.waiting.length === 0;
     if (free) return null;
-    if (this.limits.capacity === 0 || (this.waitingCount >= this.limits.capacity && this.busiest() === flow)) return 'too many requests waiting';
-    if (this.limits.maxDelayMs > 0 && this.expectedDelayMs(flow) > this.allowedDelayMs(flow)) return 'the expected wait is over its budget';
+    if (this.limits.capacity === 0 || (this.waitingCount >= this.limits.capacity && this.busiest() === flow)) return REFUSALS.queue_full;
+    if (this.limits.maxDelayMs > 0 && this.expectedDelayMs(flow) > this.allowedDelayMs(flow)) return REFUSALS.over_budget;
     return null;
   }
 
@@ -278,7 +285,7 @@ export class AdmissionQueue {
     const last = flow?.waiting[flow.waiting.length - 1];
     if (!last) return;
     this.remove(last);
-    last.refuse('the server is shedding load from its busiest callers');
+    last.refuse(REFUSALS.made_room);
   }
 
   private busiest(): Flow | undefined {

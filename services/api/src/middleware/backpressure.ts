@@ -3,7 +3,8 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ApiError } from '@ams/core';
 import { whileReading } from '@ams/db';
 import type { AppContext } from '../context';
-import { AdmissionQueue, type Release } from './admission-queue';
+import { AdmissionQueue, REFUSALS, type Release } from './admission-queue';
+import { admissionMetrics } from '@ams/metrics';
 import { sendError } from './error-handler';
 import { bindSignal, requestSignal, RETRY_AFTER_SECONDS } from './request-signal';
 
@@ -17,6 +18,10 @@ interface TarnPool {
 }
 
 const POOL_INTERVAL_MS = 500;
+
+const OVERLOADS = { database_saturated: 'the database is saturated', event_loop_saturated: 'the server is saturated' } as const;
+/** A refusal's message → its metric label. */
+const REFUSAL_LABELS = new Map<string, string>(Object.entries({ ...REFUSALS, ...OVERLOADS }).map(([label, message]) => [message, label]));
 
 /** What this process is carrying right now; the bounds of backpressure() are checked against it. */
 export class LoadGauge {
@@ -89,8 +94,8 @@ export class LoadGauge {
   /** Why the process is saturated now (its database or its event loop), or null. */
   overload(): string | null {
     const b = this.ctx.config.backpressure;
-    if (b.maxPoolWaitMs > 0 && this.standingWaitMs >= b.maxPoolWaitMs) return 'the database is saturated';
-    if (b.maxEventLoopDelayMs > 0 && this.delayMs >= b.maxEventLoopDelayMs) return 'the server is saturated';
+    if (b.maxPoolWaitMs > 0 && this.standingWaitMs >= b.maxPoolWaitMs) return OVERLOADS.database_saturated;
+    if (b.maxEventLoopDelayMs > 0 && this.delayMs >= b.maxEventLoopDelayMs) return OVERLOADS.event_loop_saturated;
     return null;
   }
 
@@ -124,8 +129,11 @@ export function backpressure(ctx: AppContext, gauge = new LoadGauge(ctx), weight
   const sheddingSlots = ctx.db.driver === 'pglite' ? 1 : undefined;
   const queue = new AdmissionQueue({ slots: maxInFlight || Infinity, slotsPerFlow: maxInFlightPerAccount, capacity: maxQueued, maxDelayMs: maxQueueDelayMs, sheddingSlots });
   gauge.admission = queue;
-  const refuse = (req: Request, res: Response, reason: string) =>
+  const refused = admissionMetrics(ctx.metrics.registry, { inFlight: () => queue.inFlight, queued: () => queue.length });
+  const refuse = (req: Request, res: Response, reason: string) => {
+    refused(REFUSAL_LABELS.get(reason) ?? 'waited_past_budget');
     unavailable(req, res, new ApiError('service_unavailable', `Service overloaded (${reason}); retry in ${RETRY_AFTER_SECONDS} second.`));
+  };
   const start = (req: Request, res: Response, next: NextFunction, release: Release) => {
     const startedAt = performance.now();
     const controller = new AbortController();

@@ -58,6 +58,9 @@ describe('backpressure', () => {
     const res = await request();
     expectError(res, 503, 'service_unavailable');
     expect(res.headers['retry-after']).toBe('1');
+    const metrics = await t.ctx.metrics.registry.metrics();
+    expect(metrics).toMatch(/ams_admission_refusals_total\{reason="queue_full"\} 1/);
+    expect(metrics).toMatch(/ams_admission_in_flight 2/);
     // Health is never shed.
     expect((await t.request().get('/v1/health')).status).toBe(200);
 
