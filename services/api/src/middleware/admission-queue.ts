@@ -253,7 +253,9 @@ export class AdmissionQueue {
   private fairShare(flow: Flow): number {
     let weights = 0; // the flows known now: those holding or waiting for a slot, and this one
     for (const f of this.flows.values()) weights += f.weight;
-    return Math.max(1, (this.limits.slots * flow.weight) / weights);
+    // Without a bound on slots, a share of those in use.
+    const slots = Number.isFinite(this.limits.slots) ? this.limits.slots : this.inFlightCount;
+    return Math.max(1, (slots * flow.weight) / weights);
   }
 
   /**

@@ -234,6 +234,13 @@ describe('AdmissionQueue', () => {
     });
   });
 
+  it('starts everything at once without a bound on slots, and under overload still refuses the account holding the most', () => {
+    const sim = simulate({ slots: Infinity, serviceMs: 10 });
+    for (let i = 0; i < 10; i++) expect(sim.request()).toBe('started');
+    expect(sim.request({ overload: 'the server is saturated' })).toEqual({ refused: 'the server is saturated' });
+    expect(sim.request({ flow: 'b', overload: 'the server is saturated' })).toBe('started');
+  });
+
   it('refuses a waiter still waiting a service time past the budget (a slow request held the slot)', () => {
     const sim = simulate({ slots: 1, serviceMs: 10, maxDelayMs: 100 });
     sim.request();
