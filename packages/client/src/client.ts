@@ -3,17 +3,20 @@ import type { paths } from './generated/schema';
 import { AmsError } from './errors';
 import { retryingFetch, RetryOptions } from './retrying-fetch';
 
-type JsonBody<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
+/** The JSON body an operation takes. */
+export type JsonBody<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
   requestBody?: { content: { 'application/json': infer B } };
 }
   ? B
   : never;
-type Ok<P extends keyof paths, M extends keyof paths[P], S extends number> = paths[P][M] extends {
+/** The JSON body an operation answers with status `S`. */
+export type Ok<P extends keyof paths, M extends keyof paths[P], S extends number> = paths[P][M] extends {
   responses: { [K in S]: { content: { 'application/json': infer R } } };
 }
   ? R
   : never;
-type Query<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+/** The query string an operation takes. */
+export type Query<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 
 export type Memory = Ok<'/v1/memories/{id}', 'get', 200>;
 export type CreateMemoryInput = JsonBody<'/v1/memories', 'post'>;

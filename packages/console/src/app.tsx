@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiClient } from './api/client';
-import type { CurrentKey } from './api/types';
+import type { CurrentKey } from './api/resources';
 import { Layout } from './layout';
 import { SignIn } from './pages/sign-in';
 import { forgetKey, hasScope, SessionContext, storedKey, type ConsoleSession } from './session';

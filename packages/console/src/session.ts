@@ -1,7 +1,7 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import { ApiClient } from './api/client';
-import type { CurrentKey, Scope } from './api/types';
+import type { CurrentKey, Scope } from './api/resources';
 
 /** The key lives in sessionStorage only: gone when the tab closes or on sign-out, never in the URL. */
 const STORAGE_KEY = 'ams.console.apiKey';

@@ -54,29 +54,54 @@ export async function createDatabase(
   return createPgliteDatabase(config.dataDir, config.dbCancelAbandonedReads ?? true);
 }
 
+/** Where a pool's connections go when that changes over time (a read replica's pool: replicas/failover.ts). */
+export interface PoolRoute {
+  /** The URL a new connection goes to now. */
+  to(): string;
+  /** A connection made: the URL it is on (where its reads' cancels go). */
+  opened(client: pg.Client): string;
+  /** Whether a connection taken from the pool is still on the server in use: one that is not is dropped. */
+  current(client: pg.Client): boolean;
+}
+
 /**
  * A pool on one PostgreSQL server (the primary, or a replica), with the search path's session
  * settings and the driver features. `timeoutMs` bounds connecting and waiting for a connection
  * (a replica's: one that stopped answering is given up on quickly, and its failures, which the
  * replica set handles and reports, are not logged by knex too); unset, knex's defaults. `logger`
- * takes knex's own messages otherwise (see driverLog).
+ * takes knex's own messages otherwise (see driverLog). `route` moves the pool's new connections
+ * between servers (knex's connection provider, asked again once `to()` answers another URL).
  */
-export function createPostgresKnex(url: string, poolMax: number, features: DriverFeatures, { timeoutMs, logger }: { timeoutMs?: number; logger?: Logger } = {}): Knex {
+export function createPostgresKnex(
+  url: string,
+  poolMax: number,
+  features: DriverFeatures,
+  { timeoutMs, logger, route }: { timeoutMs?: number; logger?: Logger; route?: PoolRoute } = {},
+): Knex {
   const cancels = features.cancelAbandonedReads ? readCancellation(url) : undefined;
+  const settings = (to: string) => (timeoutMs ? { connectionString: to, connectionTimeoutMillis: timeoutMs } : to);
   const knex = knexFactory({
     client: 'pg',
     ...(timeoutMs ? { log: { warn: () => undefined } } : logger ? { log: driverLog(logger) } : {}),
-    connection: timeoutMs ? { connectionString: url, connectionTimeoutMillis: timeoutMs } : url,
+    connection: route
+      ? () => {
+          const to = route.to();
+          return { connectionString: to, connectionTimeoutMillis: timeoutMs, expirationChecker: () => route.to() !== to };
+        }
+      : settings(url),
     ...(timeoutMs ? { acquireConnectionTimeout: timeoutMs } : {}),
     ...(cancels ? { postProcessResponse: cancels.postProcessResponse } : {}),
     pool: {
       min: 0,
       max: poolMax,
-      afterCreate: (conn: pg.Client & { processID: number }, done: (err: Error | undefined, conn: unknown) => void) =>
+      afterCreate: (conn: pg.Client & { processID: number }, done: (err: Error | undefined, conn: unknown) => void) => {
+        const server = route ? route.opened(conn) : url;
         conn.query(HNSW_SESSION_SETTINGS, (err) => {
           if (err || !cancels?.afterCreate) return done(err ?? undefined, conn);
-          cancels.afterCreate(conn, () => done(undefined, conn));
-        }),
+          cancels.afterCreate(conn, () => done(undefined, conn), server);
+        });
+      },
+      ...(route ? { validate: (conn: pg.Client) => route.current(conn) } : {}),
     },
   });
   if (cancels) followReads(knex);

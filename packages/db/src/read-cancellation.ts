@@ -107,7 +107,9 @@ export const cancelling = {
 };
 
 /** The knex settings that make a pool's reads stop (createPostgresKnex and pgliteDatabase spread them into knex's config). */
-export function readCancellation(server: string | undefined): Pick<Knex.Config, 'postProcessResponse'> & { afterCreate?: (connection: PoolConnection, done: (err?: Error) => void) => void } {
+export function readCancellation(
+  server: string | undefined,
+): Pick<Knex.Config, 'postProcessResponse'> & { afterCreate?: (connection: PoolConnection, done: (err?: Error) => void, on?: string) => void } {
   return {
     // A statement of an abandoned read that ended anyway: its result is refused, and its connection
     // goes back to the pool only once the cancels sent for the read have landed, so a late one
@@ -121,10 +123,11 @@ export function readCancellation(server: string | undefined): Pick<Knex.Config, 
     },
     ...(server
       ? {
-          afterCreate: (connection, done) => {
+          // `on`: the server this connection is on, when its pool moves between servers (a replica's).
+          afterCreate: (connection, done, on = server) => {
             const id = connection.__knexUid;
             if (id) {
-              backends.set(id, { processID: connection.processID, server });
+              backends.set(id, { processID: connection.processID, server: on });
               connection.once('end', () => {
                 backends.delete(id);
                 onConnection.delete(id);

@@ -77,11 +77,11 @@ const RANKING_VERSION = 'similarity-v1';
  */
 export async function buildContext(deps: SearchDeps, auth: Caller, body: BuildContextInput) {
   const started = performance.now();
-  const excluded = new Set(body.exclude_memory_ids ?? []);
+  const excluded = new Set(body.exclude_memory_ids);
   const results = await searchMemories(deps, auth, {
     query: body.query,
     agent_id: body.agent_id,
-    search_mode: body.search_mode ?? 'semantic',
+    search_mode: body.search_mode,
     // Fetch past the excluded ones so the bundle still holds `limit` memories.
     limit: Math.min(100, body.limit + excluded.size),
     min_score: body.threshold,

@@ -2,10 +2,11 @@ import { performance } from 'node:perf_hooks';
 import { ApiError } from '@ams/core';
 import { Db, memoriesRepository, NewMemory, sessionsRepository } from '@ams/db';
 import { Embedder, toPgVector } from '@ams/embeddings';
+import { MEMORY_DEFAULTS } from '@ams/vocabulary';
 import { resolveAgentForWrite } from './agent-ref';
 import type { Caller, MemoryDeps } from './deps';
 import type { BatchInput, BatchItemInput } from './inputs';
-import { BATCH_ITEM_DEFAULTS, buildNewMemory } from './prepare-memory';
+import { buildNewMemory } from './prepare-memory';
 import { actorOf } from './history';
 import { storeMemories } from './store-memories';
 
@@ -66,7 +67,7 @@ export async function createBatch(deps: Pick<MemoryDeps, 'db' | 'embedder' | 'di
   pending.forEach(({ m, i }, n) => {
     const vector = vectors[n];
     if (vector instanceof Error) return fail(i, `Embedding failed: ${vector.message}`);
-    const prepared = buildNewMemory({ accountId, agentId: agentIds[i]! }, { ...BATCH_ITEM_DEFAULTS, ...m }, {
+    const prepared = buildNewMemory({ accountId, agentId: agentIds[i]! }, { ...MEMORY_DEFAULTS, ...m }, {
       sessionId: m.session_id ?? null,
       projectId: null,
       clientId: m.client_id ?? null,

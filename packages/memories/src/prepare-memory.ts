@@ -37,9 +37,6 @@ export function buildNewMemory(
   };
 }
 
-/** A batch item carries content, metadata and placement only; the rest is what a single create defaults to. */
-export const BATCH_ITEM_DEFAULTS = { visibility: 'private', importance: 0.5 } as const satisfies Partial<Describable>;
-
 async function requireAgent(db: Db, caller: Caller, input: string | undefined): Promise<string> {
   const agentId = await resolveAgentForWrite(db, caller, input);
   if (!agentId) throw ApiError.invalidField('agent_id', 'agent_id is required (or use a key bound to an agent)');

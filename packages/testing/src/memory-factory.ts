@@ -2,6 +2,7 @@ import { isUuid } from '@ams/core';
 import type { AppContext } from '@ams/api';
 import { agentsRepository, memoriesRepository, type NewMemory } from '@ams/db';
 import { toPgVector } from '@ams/embeddings';
+import { MEMORY_DEFAULTS, tierForImportance } from '@ams/memories';
 
 export interface MemoryFixture {
   /** An agent UUID, or a name: the account's agent of that name, created when missing. */
@@ -50,16 +51,16 @@ export async function insertMemories(ctx: AppContext, accountId: string, agent: 
 }
 
 function readyMemory(ctx: AppContext, accountId: string, m: MemoryFixture, vector: Float32Array): NewMemory {
-  const importance = m.importance ?? 0.5;
+  const importance = m.importance ?? MEMORY_DEFAULTS.importance;
   return {
     accountId,
     agentId: m.agentId,
     content: m.content,
     metadata: {},
     memoryType: m.memoryType ?? 'fact',
-    visibility: m.visibility ?? 'private',
+    visibility: m.visibility ?? MEMORY_DEFAULTS.visibility,
     importance,
-    tier: importance >= 0.8 ? 'hot' : importance >= 0.3 ? 'warm' : 'cold',
+    tier: tierForImportance(importance),
     tierExplicit: false,
     sessionId: m.sessionId ?? null,
     projectId: m.projectId ?? null,

@@ -12,6 +12,12 @@ export type Tier = (typeof TIERS)[number];
 export const VISIBILITIES = ['private', 'confidential'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
 
+/**
+ * What a new memory is given when its write names no visibility or importance: the create schemas'
+ * defaults, and a batch or import item's (which cannot name them).
+ */
+export const MEMORY_DEFAULTS = { visibility: 'private', importance: 0.5 } as const satisfies { visibility: Visibility; importance: number };
+
 export const EMBEDDING_STATUSES = ['pending', 'processing', 'ready', 'failed'] as const;
 export type EmbeddingStatus = (typeof EMBEDDING_STATUSES)[number];
 

@@ -2035,8 +2035,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        status: string;
-                        database: string;
+                        /** @enum {string} */
+                        status: "healthy" | "degraded";
+                        version: string;
+                        mode: string;
+                        /** @enum {string} */
+                        database: "connected" | "disconnected" | "not_configured";
+                        /** @enum {string} */
+                        redis: "connected" | "disconnected" | "not_configured";
+                        embedding: {
+                            provider: string;
+                            model: string;
+                            dimensions: number;
+                            /** @description Serving with the fallback embedder */
+                            fallback?: boolean;
+                            fallback_reason?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                         reembed: ({
                             /** @constant */
                             object: "reembed_run";
@@ -8101,6 +8117,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @constant */
+                        object: "agent_stats";
+                        /** Format: uuid */
+                        agent_id: string;
+                        total_memories: number;
+                        memories_this_week: number;
+                        memories_this_month: number;
+                        active_sessions: number;
+                        entity_count: number;
+                        tier_breakdown: {
+                            hot: number;
+                            warm: number;
+                            cold: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** Format: date-time */
+                        last_active: string;
+                        recall_activity: {
+                            total_searches: number;
+                            avg_score: number;
+                            avg_results: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        search_analytics: {
+                            top_queries: string[];
+                            avg_response_ms: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
                         [key: string]: unknown;
                     };
                 };
@@ -8942,6 +8990,24 @@ export interface operations {
                             score: number;
                             score_breakdown?: {
                                 mode: string;
+                                /** @description semantic: the vector similarity */
+                                semantic?: number;
+                                /** @description keyword: the keyword score */
+                                keyword?: number;
+                                /** @description hybrid: the fused score (reciprocal rank fusion) */
+                                rrf?: number;
+                                /** @description hybrid: each leg's rank (1: first), for the legs that matched */
+                                ranks?: {
+                                    semantic?: number;
+                                    keyword?: number;
+                                    graph?: number;
+                                };
+                                /** @description hybrid: each leg's own score, for the legs that matched */
+                                scores?: {
+                                    semantic?: number;
+                                    keyword?: number;
+                                    graph?: number;
+                                };
                                 /** @description The score before recency weighting (with recency_half_life) */
                                 base_score?: number;
                                 factors: {
@@ -8962,6 +9028,11 @@ export interface operations {
                             [key: string]: unknown;
                         })[];
                         meta: {
+                            recalled_count: number;
+                            total_evaluated: number;
+                            threshold: number;
+                            top_scores: number[];
+                        } & {
                             [key: string]: unknown;
                         };
                     } & {
@@ -10949,6 +11020,15 @@ export interface operations {
                         created_at: string;
                         /** Format: date-time */
                         updated_at: string;
+                        /** @description With include_memories */
+                        memories?: ({
+                            /** Format: uuid */
+                            id: string;
+                            content: string;
+                            created_at: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     } & {
                         [key: string]: unknown;
                     };
@@ -11572,6 +11652,44 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        project: {
+                            /** Format: uuid */
+                            id: string;
+                            slug: string;
+                            name: string;
+                            stack: {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        memories: ({
+                            /** Format: uuid */
+                            id: string;
+                            content: string;
+                            memory_type: string;
+                            importance: number;
+                            created_at: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        decisions: ({
+                            /** Format: uuid */
+                            id: string;
+                            title: string;
+                            status: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        patterns: ({
+                            /** Format: uuid */
+                            id: string;
+                            title: string;
+                            category: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
                         [key: string]: unknown;
                     };
                 };
@@ -15251,7 +15369,13 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         object: "ingestion_status";
+                        /** @description The caller's memories by embedding status */
                         memories: {
+                            pending: number;
+                            processing: number;
+                            ready: number;
+                            failed: number;
+                        } & {
                             [key: string]: unknown;
                         };
                         backlog: {

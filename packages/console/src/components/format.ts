@@ -17,8 +17,8 @@ export function ago(value: number | string | null | undefined): string {
   return `${Math.floor(s / 86_400)} d ago`;
 }
 
-export function preview(text: string, max = 160): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+export function preview(text: string | null, max = 160): string {
+  const flat = (text ?? '').replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 

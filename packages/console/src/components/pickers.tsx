@@ -1,16 +1,16 @@
-import type { Agent, ListPage, Project } from '../api/types';
+import type { AgentPage, ProjectPage } from '../api/resources';
 import { useSession } from '../session';
 import { useResource } from '../use-resource';
 
 /** Agents and projects by name for filter menus (the first 100; the API pages past that). */
 function useAgents() {
   const { api } = useSession();
-  return useResource(() => api.get<ListPage<Agent>>('/v1/agents', { limit: 100 }), []);
+  return useResource(() => api.get<AgentPage>('/v1/agents', { limit: 100 }), []);
 }
 
 function useProjects() {
   const { api } = useSession();
-  return useResource(() => api.get<ListPage<Project>>('/v1/projects', { limit: 100 }), []);
+  return useResource(() => api.get<ProjectPage>('/v1/projects', { limit: 100 }), []);
 }
 
 export function AgentSelect({ value, onChange, id, anyLabel = 'All agents' }: { value: string; onChange: (v: string) => void; id?: string; anyLabel?: string }) {

@@ -1,4 +1,4 @@
-import type { Agent, AgentStats, ListPage, Memory } from '../api/types';
+import type { Agent, AgentPage, AgentStats, MemoryPage } from '../api/resources';
 import { DayColumns, StackedBar } from '../components/charts';
 import { ago, num, when } from '../components/format';
 import { Empty, Load } from '../components/states';
@@ -12,7 +12,7 @@ const MAX_PAGES = 5;
 
 export function AgentsPage() {
   const { api } = useSession();
-  const agents = useResource(() => api.get<ListPage<Agent>>('/v1/agents', { limit: 100 }), []);
+  const agents = useResource(() => api.get<AgentPage>('/v1/agents', { limit: 100 }), []);
   return (
     <>
       <PageHeader title="Agents" subtitle="Each agent is a namespace for its memories, sessions and statistics." />
@@ -53,7 +53,7 @@ async function perDay(api: ReturnType<typeof useSession>['api'], agentId: string
   let cursor: string | null = null;
   let complete = false;
   for (let i = 0; i < MAX_PAGES; i++) {
-    const page: ListPage<Memory> = await api.get<ListPage<Memory>>('/v1/memories', { agent_id: agentId, limit: 100, cursor });
+    const page: MemoryPage = await api.get<MemoryPage>('/v1/memories', { agent_id: agentId, limit: 100, cursor });
     for (const m of page.data) {
       if (m.created_at < since) { complete = true; break; }
       const day = new Date(m.created_at * 1000).toISOString().slice(0, 10);

@@ -1,4 +1,4 @@
-import type { Decision, ListPage } from '../api/types';
+import type { Decision, DecisionPage } from '../api/resources';
 import { ago, preview, when } from '../components/format';
 import { Empty, Load } from '../components/states';
 import { Badge, Field, FilterSelect, PageHeader, Section, StatusBadge } from '../components/ui';
@@ -12,7 +12,7 @@ const CHAIN_MAX = 20;
 export function DecisionsPage({ query }: { query: URLSearchParams }) {
   const { api } = useSession();
   const status = query.get('status') ?? '';
-  const decisions = useResource(() => api.get<ListPage<Decision>>('/v1/decisions', { limit: 100, status }), [status]);
+  const decisions = useResource(() => api.get<DecisionPage>('/v1/decisions', { limit: 100, status }), [status]);
   return (
     <>
       <PageHeader title="Decisions" subtitle="Design choices with their rationale, status and what replaced them." />
@@ -58,7 +58,7 @@ async function loadChain(api: ReturnType<typeof useSession>['api'], id: string) 
     later.push(d);
     next = d.superseded_by;
   }
-  const superseded = await api.get<ListPage<Decision>>('/v1/decisions', { status: 'superseded', limit: 100 });
+  const superseded = await api.get<DecisionPage>('/v1/decisions', { status: 'superseded', limit: 100 });
   const earlier: Decision[] = [];
   let target = decision.id;
   for (let i = 0; i < CHAIN_MAX; i++) {

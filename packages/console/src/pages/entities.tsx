@@ -1,4 +1,4 @@
-import type { Entity, EntityGraph, ListPage } from '../api/types';
+import type { EntityGraph, EntityPage } from '../api/resources';
 import { preview, when } from '../components/format';
 import { Empty, Load } from '../components/states';
 import { Badge, Field, FilterSelect, PageHeader, Section } from '../components/ui';
@@ -11,7 +11,7 @@ const ENTITY_TYPES = ['person', 'organization', 'technology', 'project', 'produc
 export function EntitiesPage({ query }: { query: URLSearchParams }) {
   const { api } = useSession();
   const type = query.get('entity_type') ?? '';
-  const entities = useResource(() => api.get<ListPage<Entity>>('/v1/entities', { limit: 100, entity_type: type }), [type]);
+  const entities = useResource(() => api.get<EntityPage>('/v1/entities', { limit: 100, entity_type: type }), [type]);
   return (
     <>
       <PageHeader title="Entities" subtitle="The knowledge graph: people, technologies, projects… and the memories that mention them." />
@@ -111,9 +111,9 @@ export function EntityPage({ id }: { id: string }) {
               ) : (
                 <ul class="link-list">
                   {g.memories.map((m) => (
-                    <li key={`${m.memory_id}-${m.relationship}`}>
+                    <li key={`${m.memory_id}-${m.relationship ?? ''}`}>
                       <a href={href(`/memories/${m.memory_id}`)}>{preview(m.content_preview, 200)}</a>
-                      <span class="muted small"> {m.relationship.replace(/_/g, ' ')} · relevance {m.relevance_score.toFixed(2)}</span>
+                      <span class="muted small"> {m.relationship ? `${m.relationship.replace(/_/g, ' ')} · ` : ''}relevance {m.relevance_score.toFixed(2)}</span>
                     </li>
                   ))}
                 </ul>

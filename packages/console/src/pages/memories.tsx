@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { ListPage, Memory } from '../api/types';
-import { MEMORY_TYPES, TIERS } from '../api/types';
+import type { MemoryPage, MemorySummary } from '../api/resources';
+import { MEMORY_TYPES, TIERS } from '../api/resources';
 import { AgentSelect, ProjectSelect, useAgentNames } from '../components/pickers';
 import { ago, preview } from '../components/format';
 import { expiresIn } from '../components/format-expiry';
@@ -19,7 +19,7 @@ export function MemoriesPage({ query }: { query: URLSearchParams }) {
   const { api } = useSession();
   const filters: Filters = Object.fromEntries(FILTER_KEYS.map((k) => [k, query.get(k) ?? '']));
   const filterKey = FILTER_KEYS.map((k) => filters[k]).join('|');
-  const [items, setItems] = useState<Memory[]>([]);
+  const [items, setItems] = useState<MemorySummary[]>([]);
   const [page, setPage] = useState<{ cursor: string | null; total: number } | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<ApiFailure | null>(null);
@@ -36,7 +36,7 @@ export function MemoriesPage({ query }: { query: URLSearchParams }) {
       // "Expiring within" is a window from now: the API takes its end as expires_before.
       const { expiring, ...rest } = filters;
       const expiresBefore = expiring ? Math.floor(Date.now() / 1000) + Number(expiring) : undefined;
-      const res = await api.get<ListPage<Memory>>('/v1/memories', { ...rest, limit: 25, cursor, ...(expiresBefore ? { expires_before: expiresBefore } : {}) });
+      const res = await api.get<MemoryPage>('/v1/memories', { ...rest, limit: 25, cursor, ...(expiresBefore ? { expires_before: expiresBefore } : {}) });
       if (mine !== generation.current) return;
       setItems((prev) => (cursor ? [...prev, ...res.data] : res.data));
       setPage({ cursor: res.has_more ? res.next_cursor : null, total: res.total_count });

@@ -1,4 +1,4 @@
-import type { ListPage, MemoryVersion } from '../api/types';
+import type { MemoryVersion, MemoryVersionPage } from '../api/resources';
 import { when } from '../components/format';
 import { ErrorPanel, Load } from '../components/states';
 import { Section } from '../components/ui';
@@ -54,7 +54,7 @@ function VersionDiff({ v }: { v: MemoryVersion }) {
 export function MemoryTimeline({ id, current, onRestored }: { id: string; current?: number; onRestored: () => void }) {
   const { api, can } = useSession();
   const action = useAction();
-  const resource = useResource(() => api.get<ListPage<MemoryVersion>>(`/v1/memories/${encodeURIComponent(id)}/history`, { limit: 20 }), [id, current]);
+  const resource = useResource(() => api.get<MemoryVersionPage>(`/v1/memories/${encodeURIComponent(id)}/history`, { limit: 20 }), [id, current]);
   const restore = (version: number) => action.run(() => api.post(`/v1/memories/${id}/history/${version}/restore`)).then((r) => r && onRestored());
   return (
     <Section title="History">

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import type { ListPage, Memory, MemoryStatus, TierMove } from '../api/types';
-import { MEMORY_TYPES, TIERS } from '../api/types';
+import type { Memory, MemoryPage, MemoryStatus, TierMovePage } from '../api/resources';
+import { MEMORY_TYPES, TIERS } from '../api/resources';
 import { useAgentNames } from '../components/pickers';
 import { when } from '../components/format';
 import { expiresIn } from '../components/format-expiry';
@@ -161,7 +161,7 @@ function MemoryView({ data, onChanged, onDeleted }: { data: Loaded; onChanged: (
 /** When the memory holds true, what it replaced or was replaced by, whether its tier is pinned, and how re-tiering moved it. */
 function TimeAndTier({ memory, busy, onPatch }: { memory: Memory; busy: boolean; onPatch: (body: Record<string, unknown>) => void }) {
   const { api, can } = useSession();
-  const moves = useResource(() => api.get<ListPage<TierMove>>('/v1/retiering/moves', { memory_id: memory.id, limit: '10' }), [memory.id, memory.tier]);
+  const moves = useResource(() => api.get<TierMovePage>('/v1/retiering/moves', { memory_id: memory.id, limit: '10' }), [memory.id, memory.tier]);
   return (
     <Section title="Validity and tier">
       <dl class="props">

@@ -1,4 +1,4 @@
-import type { ListPage, OAuthGrant } from '../api/types';
+import type { OAuthGrantPage } from '../api/resources';
 import { ago, when } from '../components/format';
 import { Empty, ErrorPanel, Load } from '../components/states';
 import { ConfirmButton } from '../components/ui';
@@ -8,7 +8,7 @@ import { useAction, useResource } from '../use-resource';
 /** The MCP hosts the account connected through OAuth: each client, its scopes, its last use; revoking cuts it off at its next request. */
 export function OAuthGrants() {
   const { api } = useSession();
-  const grants = useResource(() => api.get<ListPage<OAuthGrant>>('/v1/oauth/grants', { limit: 100 }), []);
+  const grants = useResource(() => api.get<OAuthGrantPage>('/v1/oauth/grants', { limit: 100 }), []);
   const action = useAction();
   const revoke = (id: string) => action.run(() => api.del(`/v1/oauth/grants/${id}`).then(() => true)).then((ok) => ok && grants.reload());
   return (

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import type { ApiKeyRecord, Delivery, Health, IngestionStatus, ListPage, Memory, Scope, Webhook } from '../api/types';
-import { SCOPES } from '../api/types';
+import type { ApiKeyPage, DeliveryPage, Health, IngestionStatus, MemoryPage, NewApiKey, Scope, Webhooks } from '../api/resources';
+import { SCOPES } from '../api/resources';
 import { StackedBar } from '../components/charts';
 import { ago, num, preview, when } from '../components/format';
 import { Empty, ErrorPanel, Load } from '../components/states';
@@ -92,7 +92,7 @@ function IngestionSection() {
 
 function FailedEmbeddings() {
   const { api, can } = useSession();
-  const failed = useResource(() => api.get<ListPage<Memory>>('/v1/memories', { embedding_status: 'failed', limit: 50 }), []);
+  const failed = useResource(() => api.get<MemoryPage>('/v1/memories', { embedding_status: 'failed', limit: 50 }), []);
   const action = useAction();
   const retry = (id: string) => action.run(() => api.post(`/v2/memories/${id}/retry`)).then((r) => r && failed.reload());
   return (
@@ -124,7 +124,7 @@ function FailedEmbeddings() {
 
 function Webhooks() {
   const { api } = useSession();
-  const hooks = useResource(() => api.get<{ data: Webhook[] }>('/v1/webhooks'), []);
+  const hooks = useResource(() => api.get<Webhooks>('/v1/webhooks'), []);
   const [open, setOpen] = useState<string | null>(null);
   return (
     <Load resource={hooks} label="Loading webhooks…">
@@ -161,7 +161,7 @@ function Webhooks() {
 
 function Deliveries({ webhookId }: { webhookId: string }) {
   const { api } = useSession();
-  const deliveries = useResource(() => api.get<ListPage<Delivery>>(`/v1/webhooks/${webhookId}/deliveries`, { limit: 50 }), [webhookId]);
+  const deliveries = useResource(() => api.get<DeliveryPage>(`/v1/webhooks/${webhookId}/deliveries`, { limit: 50 }), [webhookId]);
   const action = useAction();
   const replay = (id: string) => action.run(() => api.post(`/v1/webhooks/${webhookId}/deliveries/${id}/retry`)).then((r) => r && deliveries.reload());
   return (
@@ -204,7 +204,7 @@ function Deliveries({ webhookId }: { webhookId: string }) {
 
 function ApiKeys() {
   const { api, key: me } = useSession();
-  const keys = useResource(() => api.get<ListPage<ApiKeyRecord>>('/v1/api-keys', { limit: 100 }), []);
+  const keys = useResource(() => api.get<ApiKeyPage>('/v1/api-keys', { limit: 100 }), []);
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<Scope[]>(['read']);
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
@@ -212,7 +212,7 @@ function ApiKeys() {
 
   const create = (e: Event) => {
     e.preventDefault();
-    void action.run(() => api.post<ApiKeyRecord & { key: string }>('/v1/api-keys', { name, scopes })).then((r) => {
+    void action.run(() => api.post<NewApiKey>('/v1/api-keys', { name, scopes })).then((r) => {
       if (!r) return;
       setCreated({ name: r.name, key: r.key });
       setName('');

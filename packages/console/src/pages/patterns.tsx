@@ -1,4 +1,4 @@
-import type { ListPage, Pattern } from '../api/types';
+import type { Pattern, PatternPage } from '../api/resources';
 import { preview, when } from '../components/format';
 import { Empty, Load } from '../components/states';
 import { Badge, Field, FilterSelect, PageHeader, Section } from '../components/ui';
@@ -9,7 +9,7 @@ import { useResource } from '../use-resource';
 export function PatternsPage({ query }: { query: URLSearchParams }) {
   const { api } = useSession();
   const scope = query.get('scope') ?? '';
-  const patterns = useResource(() => api.get<ListPage<Pattern>>('/v1/patterns', { limit: 100, scope }), [scope]);
+  const patterns = useResource(() => api.get<PatternPage>('/v1/patterns', { limit: 100, scope }), [scope]);
   return (
     <>
       <PageHeader title="Patterns" subtitle="Reusable conventions, and the projects that adopted them." />

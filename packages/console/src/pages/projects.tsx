@@ -1,4 +1,4 @@
-import type { ListPage, Project, ProjectContext } from '../api/types';
+import type { Project, ProjectContext, ProjectPage } from '../api/resources';
 import { ago, preview } from '../components/format';
 import { Empty, Load } from '../components/states';
 import { JsonView, PageHeader, Section, StatusBadge } from '../components/ui';
@@ -8,7 +8,7 @@ import { useResource } from '../use-resource';
 
 export function ProjectsPage() {
   const { api } = useSession();
-  const projects = useResource(() => api.get<ListPage<Project>>('/v1/projects', { limit: 100 }), []);
+  const projects = useResource(() => api.get<ProjectPage>('/v1/projects', { limit: 100 }), []);
   return (
     <>
       <PageHeader title="Projects" subtitle="Scopes for memories, decisions and patterns, by slug." />

@@ -1,4 +1,4 @@
-import type { ListPage, RetieringSettings, TierMove } from '../api/types';
+import type { RetieringSettings, TierMovePage } from '../api/resources';
 import { ago, when } from '../components/format';
 import { ErrorPanel, Load } from '../components/states';
 import { Section, Stat, StatusBadge } from '../components/ui';
@@ -13,7 +13,7 @@ import { useAction, useResource } from '../use-resource';
 export function RetieringSection() {
   const { api, can } = useSession();
   const settings = useResource(() => api.get<RetieringSettings>('/v1/retiering'), []);
-  const moves = useResource(() => api.get<ListPage<TierMove>>('/v1/retiering/moves', { limit: '15' }), []);
+  const moves = useResource(() => api.get<TierMovePage>('/v1/retiering/moves', { limit: '15' }), []);
   const action = useAction();
   const reload = () => {
     settings.reload();

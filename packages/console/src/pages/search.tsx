@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { ApiFailure } from '../api/client';
-import type { ScoreBreakdown, SearchResponse } from '../api/types';
-import { TIERS } from '../api/types';
+import type { ScoreBreakdown, SearchResponse } from '../api/resources';
+import { TIERS } from '../api/resources';
 import { ScoreBars, type Bar } from '../components/charts';
 import { AgentSelect, useAgentNames } from '../components/pickers';
 import { preview } from '../components/format';

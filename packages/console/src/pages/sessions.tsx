@@ -1,4 +1,4 @@
-import type { ListPage, Session } from '../api/types';
+import type { Session, SessionPage } from '../api/resources';
 import { AgentSelect, useAgentNames } from '../components/pickers';
 import { ago, when } from '../components/format';
 import { Empty, ErrorPanel, Load } from '../components/states';
@@ -12,7 +12,7 @@ export function SessionsPage({ query }: { query: URLSearchParams }) {
   const agentName = useAgentNames();
   const agent = query.get('agent_id') ?? '';
   const status = query.get('status') ?? '';
-  const sessions = useResource(() => api.get<ListPage<Session>>('/v1/sessions', { limit: 100, agent_id: agent, status }), [agent, status]);
+  const sessions = useResource(() => api.get<SessionPage>('/v1/sessions', { limit: 100, agent_id: agent, status }), [agent, status]);
   return (
     <>
       <PageHeader title="Sessions" subtitle="Work units that group an agent's memories." />

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiClient, ApiFailure } from '../api/client';
-import type { CurrentKey } from '../api/types';
+import type { CurrentKey } from '../api/resources';
 import { storeKey } from '../session';
 
 export function SignIn({ onSignedIn, notice }: { onSignedIn: (key: string, grants: CurrentKey) => void; notice: string | null }) {

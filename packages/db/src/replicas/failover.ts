@@ -1,77 +1,67 @@
 import type { Knex } from 'knex';
+import pg from 'pg';
+import type { DriverFeatures } from '../knex';
+import { createPostgresKnex } from '../knex';
 import { isReplicaFault } from './replica-faults';
 
-interface Client {
-  acquireConnection(): Promise<object>;
-  releaseConnection(connection: object): Promise<void>;
-  query(connection: object, obj: unknown): Promise<unknown>;
-  transaction(container: unknown, config?: unknown, outerTx?: unknown): PromiseLike<unknown>;
+/**
+ * Runs `read` on `replica`, and again, whole, on `primary` when the replica fails it (see
+ * isReplicaFault: no connection from it, a statement or a transaction failing there), so a replica
+ * going away costs a retry, never an error. Reads are safe to repeat. `onFault` hears each fault
+ * (the replica set takes the replica out of rotation at once).
+ */
+export async function readWithFailover<T>(replica: Knex, primary: Knex, read: (db: Knex) => Promise<T>, onFault: (err: unknown) => void): Promise<T> {
+  try {
+    return await read(replica);
+  } catch (err) {
+    if (!isReplicaFault(err)) throw err;
+    onFault(err);
+    return read(primary);
+  }
+}
+
+/** The server a pg.Client is on, as pg resolves a URL (defaults and environment included). */
+const serverOf = (client: Pick<pg.Client, 'host' | 'port'>): string => `${client.host}:${client.port}`;
+const serverOfUrl = (url: string): string => serverOf(new pg.Client({ connectionString: url }));
+
+/** A replica's pool: its reads, and the cut of its connections when it leaves rotation. */
+export interface ReplicaPool {
+  knex: Knex;
+  /** Ends the pool's connections to the replica (pg's client.end()): a running read fails with its connection and runs again on the primary. */
+  cut(): void;
 }
 
 /**
- * Makes every read through `replica` fall back to `primary` when the replica fails it (see
- * isReplicaFault), so a replica going away costs a retry, never an error:
- *   - no connection from the replica: the query or transaction runs on a primary connection;
- *   - a statement failing on the replica: run again on the primary (reads are safe to repeat);
- *   - a transaction failing on the replica: run again, whole, on the primary.
- * `onFault` hears each fault (the replica set takes the replica out of rotation at once).
- * Set on the replica's client object; knex builds a transaction's client from the class, so
- * statements inside one are retried with it.
+ * The pool of a replica's reads, on knex's and pg's public surfaces only. While `away()` says the
+ * replica is out of rotation, new connections go to the primary (knex's connection provider, asked
+ * again once the answer changes), and a connection taken from the pool that is not on the server
+ * in use now is dropped (the pool's `validate`): a read routed to the replica a moment before it
+ * left, on a connection idle until then, reconnects to the primary instead of waiting on a replica
+ * that stopped answering (a hung one never closes its end). cut() ends the connections themselves.
  */
-export function installFailover(replica: Knex, primary: Knex, onFault: (err: unknown) => void): void {
-  const client = replica.client as Client;
-  const primaryClient = primary.client as Client;
-  const lent = new WeakSet<object>();
-  const borrow = async () => {
-    const connection = await primaryClient.acquireConnection();
-    lent.add(connection);
-    return connection;
-  };
-
-  const acquire = client.acquireConnection;
-  client.acquireConnection = async function (this: Client) {
-    try {
-      return await acquire.call(this);
-    } catch (err) {
-      if (!isReplicaFault(err)) throw err;
-      onFault(err);
-      return borrow();
-    }
-  };
-
-  const release = client.releaseConnection;
-  client.releaseConnection = function (this: Client, connection) {
-    if (!lent.delete(connection)) return release.call(this, connection);
-    return primaryClient.releaseConnection(connection);
-  };
-
-  const query = client.query;
-  client.query = async function (this: Client, connection, obj) {
-    // knex rewrites the object it runs (bindings positioned, options consumed): the retry starts from a copy.
-    const original = typeof obj === 'object' && obj ? { ...(obj as Record<string, unknown>), options: { ...((obj as { options?: object }).options ?? {}) } } : obj;
-    try {
-      return await query.call(this, connection, obj);
-    } catch (err) {
-      if (lent.has(connection) || !isReplicaFault(err)) throw err;
-      onFault(err);
-      const fallback = await borrow();
-      try {
-        return await primaryClient.query(fallback, original);
-      } finally {
-        lent.delete(fallback);
-        await primaryClient.releaseConnection(fallback);
+export function replicaPool(url: string, primaryUrl: string, poolMax: number, features: DriverFeatures, timeoutMs: number, away: () => boolean): ReplicaPool {
+  const open = new Set<pg.Client>();
+  const servers = { replica: serverOfUrl(url), primary: serverOfUrl(primaryUrl) };
+  const knex = createPostgresKnex(url, poolMax, features, {
+    timeoutMs,
+    route: {
+      to: () => (away() ? primaryUrl : url),
+      opened: (client) => {
+        open.add(client);
+        client.once('end', () => open.delete(client));
+        return serverOf(client) === servers.primary ? primaryUrl : url;
+      },
+      current: (client) => serverOf(client) === (away() ? servers.primary : servers.replica),
+    },
+  });
+  return {
+    knex,
+    cut() {
+      for (const client of open) {
+        if (serverOf(client) !== servers.replica) continue;
+        open.delete(client);
+        void client.end().catch(() => undefined);
       }
-    }
-  };
-
-  const transaction = client.transaction;
-  client.transaction = function (this: Client, container, config, outerTx) {
-    const trx = transaction.call(this, container, config, outerTx);
-    if (typeof container !== 'function' || outerTx) return trx;
-    return Promise.resolve(trx).catch((err: unknown) => {
-      if (!isReplicaFault(err)) throw err;
-      onFault(err);
-      return primary.transaction(container as (trx: Knex.Transaction) => Promise<unknown>, config as Knex.TransactionConfig);
-    });
+    },
   };
 }

@@ -1,9 +1,8 @@
 import type { Knex } from 'knex';
 import { periodic, withTimeout, type Logger, type PeriodicTask } from '@ams/core';
-import type { DriverFeatures } from '../knex';
-import { createPostgresKnex } from '../knex';
+import { createPostgresKnex, type DriverFeatures } from '../knex';
 import { replicationRepository } from '../repositories/replication.repository';
-import { installFailover } from './failover';
+import { readWithFailover, replicaPool, type ReplicaPool } from './failover';
 import { replicaIsDown } from './replica-faults';
 import { walEnd, type Lsn, type WalLayout } from './lsn';
 
@@ -34,8 +33,8 @@ export interface ReplicaSetOptions {
 
 interface Replica {
   name: string;
-  /** What reads use: failing over to the primary (failover.ts). */
-  knex: Knex;
+  /** What its reads use (failover.ts): once it is down, its new connections go to the primary. */
+  pool: ReplicaPool;
   /** The checks' own connection: a replica busy with reads is still checked on time. */
   check: Knex;
   reachable: boolean;
@@ -55,26 +54,6 @@ interface Sample {
 
 /** Connecting to or waiting on a replica takes at most this long before the read goes to the primary. */
 const REPLICA_TIMEOUT_MS = 2_000;
-
-/**
- * Ends a replica's connections: a replica that stopped answering without closing them (hung, or cut
- * off by the network) would hold the reads running on them until their deadline, and a read routed
- * there a moment before the replica left rotation would take an idle one and wait the same way
- * (there is no deadline on a statement, only on connecting). Cut, a running read fails with its
- * connection and runs again on the primary (failover.ts); an idle one is marked gone, so the pool
- * replaces it, connecting within the replica timeout or handing the read to the primary. Reaches
- * into the pool (tarn's `used` and `free` lists, pg's socket, knex's disposed mark); absent,
- * nothing is cut and the reads wait.
- */
-function cutConnections(knex: Knex): void {
-  type Held = { resource?: { __knex__disposed?: unknown; connection?: { stream?: { destroy(): void } } } };
-  const pool = (knex.client as { pool?: { used?: Held[]; free?: Held[] } }).pool;
-  for (const held of [...(pool?.used ?? []), ...(pool?.free ?? [])]) {
-    if (!held.resource) continue;
-    held.resource.__knex__disposed ??= 'the read replica left rotation';
-    held.resource.connection?.stream?.destroy();
-  }
-}
 
 /** host:port/database of a URL, for logs, health and metric labels. */
 export function replicaName(url: string): string {
@@ -97,8 +76,8 @@ const answerWithin = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
  * failed, or that is not a standby is out of rotation, and back in as soon as a check finds it
  * caught up. A read that needs a given position (its key's last write, see readYourWrites in the
  * API) only goes to a replica that has replayed it. Every read may fall back to the primary:
- * reader() answers undefined when no replica fits, and a read failing on a replica runs again
- * there (failover.ts).
+ * reader() answers undefined when no replica fits, and a read run through read() that fails on a
+ * replica runs again there (failover.ts).
  */
 export class ReplicaSet {
   private readonly replicas: Replica[];
@@ -118,9 +97,8 @@ export class ReplicaSet {
     const names = opts.urls.map(replicaName);
     this.replicas = opts.urls.map((url, i) => {
       const name = names.indexOf(names[i]!) === i ? names[i]! : `${names[i]}#${i + 1}`;
-      const knex = createPostgresKnex(url, opts.poolMax, opts.features, { timeoutMs: timeout });
-      const replica: Replica = { name, knex, check: checkKnex(url), reachable: false, standby: false, replayed: null, caughtUpAt: null, checkedAt: null, reported: 'starting' };
-      installFailover(knex, primary, (err) => this.fault(replica, err));
+      const pool = replicaPool(url, opts.primaryUrl, opts.poolMax, opts.features, timeout, () => replica.reported === 'down');
+      const replica: Replica = { name, pool, check: checkKnex(url), reachable: false, standby: false, replayed: null, caughtUpAt: null, checkedAt: null, reported: 'starting' };
       return replica;
     });
   }
@@ -176,7 +154,18 @@ export class ReplicaSet {
     }
   }
 
-  /** A read failed on `r` (failover.ts): out of rotation until a check finds it answering. */
+  /**
+   * Runs `read` on `db` (what reader() chose): when that is a replica and it fails the read, the
+   * read runs again, whole, on the primary (failover.ts), and the replica is out of rotation until
+   * a check finds it answering.
+   */
+  read<T>(db: Knex, read: (db: Knex) => Promise<T>): Promise<T> {
+    const r = this.replicas.find((replica) => replica.pool.knex === db);
+    if (!r) return read(db);
+    return readWithFailover(db, this.primary, read, (err) => this.fault(r, err));
+  }
+
+  /** A read failed on `r`: out of rotation until a check finds it answering. */
   private fault(r: Replica, err: unknown): void {
     if (!r.reachable || !replicaIsDown(err)) return;
     r.reachable = false;
@@ -198,7 +187,9 @@ export class ReplicaSet {
     if (state === r.reported) return;
     const previous = r.reported;
     r.reported = state;
-    if (state === 'down') cutConnections(r.knex);
+    // A replica that stopped answering without closing its connections (hung, or cut off by the
+    // network) would hold the reads running on them until their deadline: cut, they run again on the primary.
+    if (state === 'down') r.pool.cut();
     const detail = { replica: r.name, from: previous, to: state, ...(r.error ? { error: r.error } : {}) };
     if (state === 'up') this.opts.logger?.info('read replica in rotation', detail);
     else if (previous !== 'starting' || state !== 'down') this.opts.logger?.warn('read replica out of rotation', detail);
@@ -217,7 +208,7 @@ export class ReplicaSet {
       if (this.state(r, now) !== 'up') continue;
       if (after !== undefined && (r.replayed === null || r.replayed < after)) continue;
       this.next = (this.next + i + 1) % n;
-      return r.knex;
+      return r.pool.knex;
     }
     return undefined;
   }
@@ -248,6 +239,6 @@ export class ReplicaSet {
 
   async close(): Promise<void> {
     await this.checks?.stop();
-    await Promise.all([this.primaryCheck.destroy(), ...this.replicas.flatMap((r) => [r.knex.destroy(), r.check.destroy()])]);
+    await Promise.all([this.primaryCheck.destroy(), ...this.replicas.flatMap((r) => [r.pool.knex.destroy(), r.check.destroy()])]);
   }
 }

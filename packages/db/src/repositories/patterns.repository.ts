@@ -48,13 +48,13 @@ export interface PatternFields {
 }
 
 export const patternsRepository = {
-  async insert(db: Knex, accountId: string, p: PatternFields & { sourceProjectId: string | null }): Promise<string> {
+  async insert(db: Knex, accountId: string, p: PatternFields & Required<Pick<PatternFields, 'scope'>> & { sourceProjectId: string | null }): Promise<string> {
     const [row] = await db('patterns')
       .insert({
         account_id: accountId,
         title: p.title,
         description: p.description,
-        scope: p.scope ?? 'global',
+        scope: p.scope,
         category: p.category ?? null,
         tags: p.tags ?? [],
         example_code: p.exampleCode ?? null,

@@ -1,4 +1,5 @@
-import { BATCH_ITEM_DEFAULTS, buildNewMemory } from '../../src/prepare-memory';
+import { MEMORY_DEFAULTS } from '@ams/vocabulary';
+import { buildNewMemory } from '../../src/prepare-memory';
 import { tierForImportance } from '../../src/tiering';
 
 const owner = { accountId: 'acct', agentId: 'agent' };
@@ -30,7 +31,7 @@ describe('buildNewMemory: the one preparation of every create', () => {
 
   it('a batch item gets what a single create defaults to', () => {
     const item = { content: 'Deploys happen on Friday', metadata: { a: 1 } };
-    const fromBatch = buildNewMemory(owner, { ...BATCH_ITEM_DEFAULTS, ...item }, { ...nowhere, clientId: 'c1' });
+    const fromBatch = buildNewMemory(owner, { ...MEMORY_DEFAULTS, ...item }, { ...nowhere, clientId: 'c1' });
     const single = buildNewMemory(owner, { ...item, visibility: 'private', importance: 0.5 }, nowhere);
     expect(fromBatch).toEqual({ ...single, clientId: 'c1' });
     expect(fromBatch.tier).toBe(tierForImportance(0.5));

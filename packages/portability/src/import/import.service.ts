@@ -1,6 +1,6 @@
 import { agentsRepository, IdentifiedKind, IMPORT_TABLES, ImportLineError, importJobsRepository, ImportProgress, importRepository, memoryInsertRow, memoryVersionsRepository, NewMemory, type Knex } from '@ams/db';
 import { toPgVector } from '@ams/embeddings';
-import { BATCH_ITEM_DEFAULTS, buildNewMemory, insertImportedMemories } from '@ams/memories';
+import { buildNewMemory, insertImportedMemories, MEMORY_DEFAULTS } from '@ams/memories';
 import { embeddedText, type MemoryChange } from '@ams/vocabulary';
 import type { ImportRunDeps } from '../deps';
 import { RECORD_TYPES, type RecordRules, type RecordType } from './record-rules';
@@ -178,7 +178,7 @@ class ImportRun {
       this.agentsByName.set(r.agent, agentId);
     }
     if (!agentId) throw new LineError(`agent_id: agent ${String(r.agent_id)} is neither in this import nor in the account, and the record names no agent`, 'memory', 'agent_id');
-    const given = { ...BATCH_ITEM_DEFAULTS, ...r } as Rec;
+    const given = { ...MEMORY_DEFAULTS, ...r } as Rec;
     const prepared = buildNewMemory(
       { accountId: this.accountId, agentId },
       {

@@ -35,6 +35,20 @@ export function readerFor(ctx: AppContext, req: Request): Knex {
 }
 
 /**
+ * Runs a read request's work (what takes its database through readerFor): when its replica fails
+ * it (stopped, cut off, no connection to give), the work runs again, whole, on the primary, so a
+ * replica going away costs a retry, never an error. Reads are safe to repeat.
+ */
+export function onReader<T>(ctx: AppContext, req: Request, run: () => Promise<T>): Promise<T> {
+  const replica = readers.get(req);
+  if (!replica || !ctx.readRouting) return run();
+  return ctx.readRouting.replicas.read(replica, (db) => {
+    readers.set(req, db);
+    return run();
+  });
+}
+
+/**
  * Fences each write: before a request that is not a read sends the end of its response, the
  * primary's WAL position is recorded against its key, so the key's next read (on any API process)
  * waits for a replica that has it. A position that cannot be read fences the key to the primary

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { isoTime, json, listOf, nullableIso, RouteDocs, shape, uuidOut } from '../../openapi/route-docs';
+import { isoTime, json, listOf, nullableIso, RouteDocs, shape, strings, uuidOut } from '../../openapi/route-docs';
 import { createAgentBody, listAgentsQuery, patchAgentBody } from './agents.schemas';
 
 const agent = shape({
@@ -17,6 +17,21 @@ const agent = shape({
   updated_at: isoTime,
 });
 
+const count = Joi.number().integer();
+const stats = shape({
+  object: Joi.string().valid('agent_stats'),
+  agent_id: uuidOut,
+  total_memories: count,
+  memories_this_week: count,
+  memories_this_month: count,
+  active_sessions: count,
+  entity_count: count,
+  tier_breakdown: shape({ hot: count, warm: count, cold: count }),
+  last_active: isoTime,
+  recall_activity: shape({ total_searches: count, avg_score: Joi.number(), avg_results: Joi.number() }),
+  search_analytics: shape({ top_queries: strings, avg_response_ms: Joi.number() }),
+});
+
 /** The routes for existing clients (routes/compat) answer a name in `{id}` too. */
 const BY_NAME = "`{id}` is the agent's id or its name.";
 
@@ -30,7 +45,7 @@ export const agentsOpenApi: RouteDocs = {
   },
   'GET /v1/agents': { summary: 'List agents', query: listAgentsQuery, responses: { 200: { description: 'A page of agents', schema: listOf(agent, true) } } },
   'GET /v1/agents/:id': { summary: 'Get an agent', description: BY_NAME, responses: { 200: { description: 'The agent', schema: agent } } },
-  'GET /v1/agents/:id/stats': { summary: "An agent's statistics", description: BY_NAME, responses: { 200: { description: 'Counts and activity', schema: json } } },
+  'GET /v1/agents/:id/stats': { summary: "An agent's statistics", description: BY_NAME, responses: { 200: { description: 'Counts and activity', schema: stats } } },
   'PATCH /v1/agents/:id': {
     summary: 'Update an agent',
     description: BY_NAME,

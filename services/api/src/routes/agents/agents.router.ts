@@ -3,6 +3,7 @@ import { agentStats, createAgent, deleteAgent, getAgent, listAgents, patchAgent 
 import type { AppContext } from '../../context';
 import { store } from '../../domain-deps';
 import { requestResources } from '../../memory-deps';
+import { onReader } from '../../middleware/route-reads';
 import { requireScope } from '../../middleware/require-scope';
 import { listResponse } from '../../validation/common.schemas';
 import { pathId } from '../../validation/path-params';
@@ -17,16 +18,16 @@ export function agentsRouter(ctx: AppContext): Router {
   });
 
   router.get('/v1/agents', requireScope('read'), async (req, res) => {
-    const page = await listAgents(requestResources(ctx, req), req.auth!, validate<ListAgentsQuery>(listAgentsQuery, req.query));
+    const page = await onReader(ctx, req, () => listAgents(requestResources(ctx, req), req.auth!, validate<ListAgentsQuery>(listAgentsQuery, req.query)));
     res.json(listResponse(page, page.data, true));
   });
 
   router.get('/v1/agents/:id', requireScope('read'), async (req, res) => {
-    res.json(await getAgent(requestResources(ctx, req), req.auth!, pathId(req, 'Agent')));
+    res.json(await onReader(ctx, req, () => getAgent(requestResources(ctx, req), req.auth!, pathId(req, 'Agent'))));
   });
 
   router.get('/v1/agents/:id/stats', requireScope('read'), async (req, res) => {
-    res.json(await agentStats(requestResources(ctx, req), req.auth!, pathId(req, 'Agent')));
+    res.json(await onReader(ctx, req, () => agentStats(requestResources(ctx, req), req.auth!, pathId(req, 'Agent'))));
   });
 
   router.patch('/v1/agents/:id', requireScope('write'), async (req, res) => {

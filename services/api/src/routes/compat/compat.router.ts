@@ -11,6 +11,7 @@ import { endSessionIdempotent } from '@ams/knowledge';
 import type { AppContext } from '../../context';
 import { store } from '../../domain-deps';
 import { memoryDeps, requestResources } from '../../memory-deps';
+import { onReader } from '../../middleware/route-reads';
 import { requireScope } from '../../middleware/require-scope';
 import { pathId, pathRef } from '../../validation/path-params';
 import { validate } from '../../validation/validate';
@@ -69,10 +70,10 @@ export function compatRouter(ctx: AppContext): Router {
 
   // GET forms of decision check and pattern search.
   router.get('/v1/decisions/check', requireScope('read'), async (req, res) => {
-    res.json(await checkDecisions(requestResources(ctx, req), req.auth!, validate<CheckDecisionsBody>(checkDecisionsQuery, req.query)));
+    res.json(await onReader(ctx, req, () => checkDecisions(requestResources(ctx, req), req.auth!, validate<CheckDecisionsBody>(checkDecisionsQuery, req.query))));
   });
   router.get('/v1/patterns/search', requireScope('read'), async (req, res) => {
-    res.json(await searchPatterns(requestResources(ctx, req), req.auth!, validate<SearchPatternsBody>(searchPatternsQuery, req.query)));
+    res.json(await onReader(ctx, req, () => searchPatterns(requestResources(ctx, req), req.auth!, validate<SearchPatternsBody>(searchPatternsQuery, req.query))));
   });
 
   // The entity-link paths.

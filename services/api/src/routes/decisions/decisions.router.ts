@@ -11,6 +11,7 @@ import {
 import type { AppContext } from '../../context';
 import { store } from '../../domain-deps';
 import { requestResources } from '../../memory-deps';
+import { onReader } from '../../middleware/route-reads';
 import { requireScope } from '../../middleware/require-scope';
 import { listResponse } from '../../validation/common.schemas';
 import { pathId } from '../../validation/path-params';
@@ -36,16 +37,16 @@ export function decisionsRouter(ctx: AppContext): Router {
   });
 
   router.post('/v1/decisions/check', requireScope('read'), async (req, res) => {
-    res.json(await checkDecisions(requestResources(ctx, req), req.auth!, validate<CheckDecisionsBody>(checkDecisionsBody, req.body)));
+    res.json(await onReader(ctx, req, () => checkDecisions(requestResources(ctx, req), req.auth!, validate<CheckDecisionsBody>(checkDecisionsBody, req.body))));
   });
 
   router.get('/v1/decisions', requireScope('read'), async (req, res) => {
-    const page = await listDecisions(requestResources(ctx, req), req.auth!, validate<ListDecisionsQuery>(listDecisionsQuery, req.query));
+    const page = await onReader(ctx, req, () => listDecisions(requestResources(ctx, req), req.auth!, validate<ListDecisionsQuery>(listDecisionsQuery, req.query)));
     res.json(listResponse(page, page.data));
   });
 
   router.get('/v1/decisions/:id', requireScope('read'), async (req, res) => {
-    res.json(await getDecision(requestResources(ctx, req), req.auth!, pathId(req, 'Decision')));
+    res.json(await onReader(ctx, req, () => getDecision(requestResources(ctx, req), req.auth!, pathId(req, 'Decision'))));
   });
 
   router.patch('/v1/decisions/:id', requireScope('write'), async (req, res) => {

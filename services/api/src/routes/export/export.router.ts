@@ -29,7 +29,8 @@ export function exportRouter(ctx: AppContext): Router {
   router.get('/v1/export', requireScope('admin'), async (req, res) => {
     const q = validate<ExportQuery>(exportQuery, req.query);
     const markdown = q.format === 'markdown';
-    const records = exportRecords(requestResources(ctx, req), req.auth!, q, markdown ? ['memory'] : undefined);
+    // On the primary: a stream under way cannot start again there if a replica failed it midway.
+    const records = exportRecords({ ...requestResources(ctx, req), db: ctx.db.knex }, req.auth!, q, markdown ? ['memory'] : undefined);
     // The first record (the header) resolves the filters: a failure there still gets the error envelope.
     const first = await records.next();
     const stamp = new Date().toISOString().slice(0, 10);

@@ -11,7 +11,24 @@ const replica = Joi.object({
   lag_bytes: Joi.number().integer().allow(null).description("WAL bytes the primary had written past the replica's replay position at the last check").required(),
   error: Joi.string().description('Why it is down'),
 });
-const health = shape({ status: Joi.string(), database: Joi.string(), reembed: reembedRun.allow(null), replicas: Joi.array().items(replica).optional() });
+const embedding = shape({
+  provider: Joi.string(),
+  model: Joi.string(),
+  dimensions: Joi.number().integer(),
+  fallback: Joi.boolean().optional().description('Serving with the fallback embedder'),
+  fallback_reason: Joi.string().optional(),
+});
+const component = Joi.string().valid('connected', 'disconnected', 'not_configured');
+const health = shape({
+  status: Joi.string().valid('healthy', 'degraded'),
+  version: Joi.string(),
+  mode: Joi.string(),
+  database: component,
+  redis: component,
+  embedding,
+  reembed: reembedRun.allow(null),
+  replicas: Joi.array().items(replica).optional(),
+});
 
 export const healthOpenApi: RouteDocs = {
   'GET /v1/health': {

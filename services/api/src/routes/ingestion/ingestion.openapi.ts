@@ -9,7 +9,7 @@ export const ingestionOpenApi: RouteDocs = {
         description: 'The ingestion picture',
         schema: shape({
           object: Joi.string().valid('ingestion_status'),
-          memories: Joi.object().unknown(true),
+          memories: shape({ pending: Joi.number().integer(), processing: Joi.number().integer(), ready: Joi.number().integer(), failed: Joi.number().integer() }).description("The caller's memories by embedding status"),
           backlog: shape({ pending: Joi.number().integer(), processing: Joi.number().integer() }),
           rate_per_second: Joi.number().allow(null),
           batches_last_minute: Joi.number().integer(),

@@ -4,6 +4,7 @@ import { assertWebhookTarget } from '@ams/webhooks';
 import type { AppContext } from '../../context';
 import { webhookDeps } from '../../domain-deps';
 import { memoryDeps } from '../../memory-deps';
+import { onReader } from '../../middleware/route-reads';
 import { requireScope } from '../../middleware/require-scope';
 import { pathId } from '../../validation/path-params';
 import { validate } from '../../validation/validate';
@@ -19,7 +20,7 @@ export function memoriesV2Router(ctx: AppContext): Router {
   });
 
   router.get('/v2/memories/:id/status', requireScope('read'), async (req, res) => {
-    res.json(await memoryStatus(memoryDeps(ctx, req), req.auth!, pathId(req, 'Memory')));
+    res.json(await onReader(ctx, req, () => memoryStatus(memoryDeps(ctx, req), req.auth!, pathId(req, 'Memory'))));
   });
 
   router.post('/v2/memories/:id/retry', requireScope('write'), async (req, res) => {

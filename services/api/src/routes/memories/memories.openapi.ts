@@ -62,8 +62,15 @@ const memoryExample = {
 };
 
 /** With `debug`: the mode's own members (semantic, keyword, or rrf/ranks/scores), plus each factor. */
+const byLeg = (what: string) =>
+  Joi.object({ semantic: Joi.number(), keyword: Joi.number(), graph: Joi.number() }).optional().description(`hybrid: each leg's ${what}, for the legs that matched`);
 const scoreBreakdown = shape({
   mode: Joi.string(),
+  semantic: Joi.number().optional().description('semantic: the vector similarity'),
+  keyword: Joi.number().optional().description('keyword: the keyword score'),
+  rrf: Joi.number().optional().description('hybrid: the fused score (reciprocal rank fusion)'),
+  ranks: byLeg('rank (1: first)'),
+  scores: byLeg('own score'),
   base_score: Joi.number().optional().description('The score before recency weighting (with recency_half_life)'),
   factors: shape({
     vector: Joi.number().allow(null),
@@ -118,7 +125,12 @@ export const memoriesOpenApi: RouteDocs = {
           object: Joi.string().valid('search_results'),
           query: Joi.string(),
           data: Joi.array().items(shape({ memory: memorySummary, score: Joi.number(), score_breakdown: scoreBreakdown.optional() })),
-          meta: json,
+          meta: shape({
+            recalled_count: Joi.number().integer(),
+            total_evaluated: Joi.number().integer(),
+            threshold: Joi.number(),
+            top_scores: Joi.array().items(Joi.number()),
+          }),
         }),
       },
     },

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { createBatch, createMemory, deleteMemory, getMemory, listMemories, patchMemory, restoreMemory, searchMemories } from '@ams/memories';
 import type { AppContext } from '../../context';
 import { memoryDeps, withinSearchDeadline } from '../../memory-deps';
+import { onReader } from '../../middleware/route-reads';
 import { requireScope } from '../../middleware/require-scope';
 import { listResponse } from '../../validation/common.schemas';
 import { pathId } from '../../validation/path-params';
@@ -37,16 +38,16 @@ export function memoriesRouter(ctx: AppContext): Router {
     // scope and session_id may come in the query string (docs/clients.md, "Search narrowing"); the body wins.
     const fromQuery = Object.fromEntries(SEARCH_QUERY_PARAMS.flatMap((k) => (req.query[k] === undefined ? [] : [[k, req.query[k]]])));
     const body = validate<SearchBody>(searchBody, { ...fromQuery, ...req.body });
-    res.json(await withinSearchDeadline(ctx, req, res, () => searchMemories(memoryDeps(ctx, req), req.auth!, { ...body, metadata_filter: compileMetadataFilter(body.metadata_filter) })));
+    res.json(await withinSearchDeadline(ctx, req, res, () => onReader(ctx, req, () => searchMemories(memoryDeps(ctx, req), req.auth!, { ...body, metadata_filter: compileMetadataFilter(body.metadata_filter) }))));
   });
 
   router.get('/v1/memories', requireScope('read'), async (req, res) => {
-    const page = await listMemories(memoryDeps(ctx, req), req.auth!, validate<ListMemoriesQuery>(listMemoriesQuery, req.query));
+    const page = await onReader(ctx, req, () => listMemories(memoryDeps(ctx, req), req.auth!, validate<ListMemoriesQuery>(listMemoriesQuery, req.query)));
     res.json(listResponse(page, page.data, true));
   });
 
   router.get('/v1/memories/:id', requireScope('read'), async (req, res) => {
-    res.json(await getMemory(memoryDeps(ctx, req), req.auth!, pathId(req, 'Memory')));
+    res.json(await onReader(ctx, req, () => getMemory(memoryDeps(ctx, req), req.auth!, pathId(req, 'Memory'))));
   });
 
   router.patch('/v1/memories/:id', requireScope('write'), async (req, res) => {

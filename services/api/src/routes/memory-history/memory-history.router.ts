@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { listMemoryHistory, restoreMemoryVersion } from '@ams/memories';
 import type { AppContext } from '../../context';
 import { memoryDeps } from '../../memory-deps';
+import { onReader } from '../../middleware/route-reads';
 import { requireScope } from '../../middleware/require-scope';
 import { listResponse } from '../../validation/common.schemas';
 import { pathId, pathRef } from '../../validation/path-params';
@@ -14,7 +15,7 @@ export function memoryHistoryRouter(ctx: AppContext): Router {
 
   router.get('/v1/memories/:id/history', requireScope('read'), async (req, res) => {
     const id = pathId(req, 'Memory');
-    const page = await listMemoryHistory(memoryDeps(ctx, req), req.auth!, id, validate<HistoryQueryParams>(historyQuery, req.query));
+    const page = await onReader(ctx, req, () => listMemoryHistory(memoryDeps(ctx, req), req.auth!, id, validate<HistoryQueryParams>(historyQuery, req.query)));
     res.json(listResponse(page, page.data, true));
   });
 

@@ -12,6 +12,7 @@ import {
 import type { AppContext } from '../../context';
 import { store } from '../../domain-deps';
 import { requestResources } from '../../memory-deps';
+import { onReader } from '../../middleware/route-reads';
 import { requireScope } from '../../middleware/require-scope';
 import { listResponse } from '../../validation/common.schemas';
 import { pathId } from '../../validation/path-params';
@@ -37,16 +38,16 @@ export function patternsRouter(ctx: AppContext): Router {
   });
 
   router.post('/v1/patterns/search', requireScope('read'), async (req, res) => {
-    res.json(await searchPatterns(requestResources(ctx, req), req.auth!, validate<SearchPatternsBody>(searchPatternsBody, req.body)));
+    res.json(await onReader(ctx, req, () => searchPatterns(requestResources(ctx, req), req.auth!, validate<SearchPatternsBody>(searchPatternsBody, req.body))));
   });
 
   router.get('/v1/patterns', requireScope('read'), async (req, res) => {
-    const page = await listPatterns(requestResources(ctx, req), req.auth!, validate<ListPatternsQuery>(listPatternsQuery, req.query));
+    const page = await onReader(ctx, req, () => listPatterns(requestResources(ctx, req), req.auth!, validate<ListPatternsQuery>(listPatternsQuery, req.query)));
     res.json(listResponse(page, page.data));
   });
 
   router.get('/v1/patterns/:id', requireScope('read'), async (req, res) => {
-    res.json(await getPattern(requestResources(ctx, req), req.auth!, pathId(req, 'Pattern')));
+    res.json(await onReader(ctx, req, () => getPattern(requestResources(ctx, req), req.auth!, pathId(req, 'Pattern'))));
   });
 
   router.patch('/v1/patterns/:id', requireScope('write'), async (req, res) => {

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { isoTime, json, listOf, RouteDocs, shape, uuidOut } from '../../openapi/route-docs';
+import { isoTime, json, listOf, RouteDocs, shape, unixTime, uuidOut } from '../../openapi/route-docs';
 import { createProjectBody, listProjectsQuery, patchProjectBody } from './projects.schemas';
 
 const project = shape({
@@ -13,6 +13,13 @@ const project = shape({
   memory_count: Joi.number().integer(),
   created_at: isoTime,
   updated_at: isoTime,
+});
+
+const context = shape({
+  project: shape({ id: uuidOut, slug: Joi.string(), name: Joi.string(), stack: json }),
+  memories: Joi.array().items(shape({ id: uuidOut, content: Joi.string(), memory_type: Joi.string(), importance: Joi.number(), created_at: unixTime })),
+  decisions: Joi.array().items(shape({ id: uuidOut, title: Joi.string(), status: Joi.string() })),
+  patterns: Joi.array().items(shape({ id: uuidOut, title: Joi.string(), category: Joi.string().allow(null) })),
 });
 
 export const projectsOpenApi: RouteDocs = {
@@ -30,7 +37,7 @@ export const projectsOpenApi: RouteDocs = {
   'GET /v1/projects': { summary: 'List projects', query: listProjectsQuery, responses: { 200: { description: 'A page of projects', schema: listOf(project) } } },
   'GET /v1/projects/:slug/context': {
     summary: "A project's context: its decisions, patterns and recent memories",
-    responses: { 200: { description: 'The context', schema: json } },
+    responses: { 200: { description: 'The context', schema: context } },
   },
   'GET /v1/projects/:id': { summary: 'Get a project', description: "`{id}` is the project's id or its slug.", responses: { 200: { description: 'The project', schema: project } } },
   'PATCH /v1/projects/:id': {

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { isoTime, json, listOf, nullableIso, RouteDocs, shape, uuidOut } from '../../openapi/route-docs';
+import { isoTime, json, listOf, nullableIso, RouteDocs, shape, unixTime, uuidOut } from '../../openapi/route-docs';
 import {
   createSessionBody,
   deleteSessionQuery,
@@ -25,6 +25,13 @@ const sessionFields = {
   updated_at: isoTime,
 };
 const session = shape(sessionFields);
+const withMemories = shape({
+  ...sessionFields,
+  memories: Joi.array()
+    .items(shape({ id: uuidOut, content: Joi.string(), created_at: unixTime }))
+    .optional()
+    .description('With include_memories'),
+});
 
 export const sessionsOpenApi: RouteDocs = {
   'POST /v1/sessions': {
@@ -48,7 +55,7 @@ export const sessionsOpenApi: RouteDocs = {
   'GET /v1/sessions/:id': {
     summary: 'Get a session',
     query: getSessionQuery,
-    responses: { 200: { description: 'The session, with its memories when asked', schema: session } },
+    responses: { 200: { description: 'The session, with its memories when asked', schema: withMemories } },
   },
   'POST /v1/sessions/:id/end': {
     summary: 'End a session',

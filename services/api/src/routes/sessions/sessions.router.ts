@@ -11,6 +11,7 @@ import {
 import type { AppContext } from '../../context';
 import { store } from '../../domain-deps';
 import { requestResources } from '../../memory-deps';
+import { onReader } from '../../middleware/route-reads';
 import { requireScope } from '../../middleware/require-scope';
 import { listResponse } from '../../validation/common.schemas';
 import { pathId } from '../../validation/path-params';
@@ -40,14 +41,14 @@ export function sessionsRouter(ctx: AppContext): Router {
   });
 
   router.get('/v1/sessions', requireScope('read'), async (req, res) => {
-    const page = await listSessions(requestResources(ctx, req), req.auth!, validate<ListSessionsQuery>(listSessionsQuery, req.query));
+    const page = await onReader(ctx, req, () => listSessions(requestResources(ctx, req), req.auth!, validate<ListSessionsQuery>(listSessionsQuery, req.query)));
     res.json(listResponse(page, page.data));
   });
 
   router.get('/v1/sessions/:id', requireScope('read'), async (req, res) => {
     const id = pathId(req, 'Session');
     const { include_memories } = validate<{ include_memories: boolean }>(getSessionQuery, req.query);
-    res.json(await getSession(requestResources(ctx, req), req.auth!, id, include_memories));
+    res.json(await onReader(ctx, req, () => getSession(requestResources(ctx, req), req.auth!, id, include_memories)));
   });
 
   router.post('/v1/sessions/:id/end', requireScope('write'), async (req, res) => {
