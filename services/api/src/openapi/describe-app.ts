@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import { Registry } from 'prom-client';
 import { createLogger, loadConfig } from '@ams/core';
 import { createApp } from '../app';
 import type { AppContext } from '../context';
@@ -18,10 +19,10 @@ export function describeOnlyApp(): Express {
         throw new Error(`describe-only app: no ${String(prop)} outside a running service`);
       },
     });
-  // Admission reads the driver and the load gauge looks for a connection pool to watch when the
-  // app is made: a server database's driver, a client without a pool.
+  // Admission reads the driver, registers its metrics, and the load gauge looks for a connection pool
+  // to watch when the app is made: a server database's driver, a registry of its own, a client without a pool.
   const db = unavailable({ driver: 'postgres', knex: unavailable({ client: {} }) });
-  const ctx = { config, logger: createLogger('api', config), db, embedder: unavailable(), metrics: unavailable(), imports: unavailable() } as unknown as AppContext;
+  const ctx = { config, logger: createLogger('api', config), db, embedder: unavailable(), metrics: unavailable({ registry: new Registry() }), imports: unavailable() } as unknown as AppContext;
   return createApp(ctx).app;
 }
 
