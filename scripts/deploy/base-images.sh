@@ -108,13 +108,11 @@ EOF
 citus_image() {
   local tag=docker.io/citusdata/citus:13.0.3 archive ctx pg_major base
   base=$(podman image inspect -f '{{.Id}}' docker.io/pgvector/pgvector:pg16)
-  [ "$(podman image inspect -f '{{index .Labels "ams.base"}}' "$tag" 2>/dev/null)" = "$base" ] && return 0
   local source=${CITUS_SOURCE:-/work/shared/vendor/citus-13.2.2.tar.gz}
   local patch=${CITUS_PATCH:-$(dirname "$source")/citus-13.2.2-pg15-have_createdb_privilege.patch}
   [ -f "$source" ] || { log "no Citus source at $source (set CITUS_SOURCE to a release tarball)"; return 1; }
   archive=$(debian_archive_uri)
   pg_major=$(podman image inspect -f '{{range .Config.Env}}{{println .}}{{end}}' docker.io/pgvector/pgvector:pg16 | sed -n 's/^PG_MAJOR=//p')
-  log "making citusdata/citus:13.0.3 from $(basename "$source") (a few minutes)"
   ctx=$(mktemp -d)
   cp "$source" "$ctx/citus.tar.gz"
   if [ -f "$patch" ]; then cp "$patch" "$ctx/citus.patch"; else : >"$ctx/citus.patch"; fi
@@ -133,8 +131,16 @@ FROM docker.io/pgvector/pgvector:pg16
 COPY --from=build /out/ /
 RUN echo "shared_preload_libraries = 'citus'" >> /usr/share/postgresql/$pg_major/postgresql.conf.sample
 COPY 001-create-citus-extension.sql /docker-entrypoint-initdb.d/
-LABEL ams.base=$base
+# The postgres user's home, as upstream: libpq (a node connecting to the others) looks for client
+# certificates under it, and /root is not readable by postgres.
+ENV HOME=/var/lib/postgresql
 EOF
+  # Made again when the recipe or the PostgreSQL image changes (the compile stage then comes from
+  # podman's layer cache unless the PostgreSQL image changed).
+  local recipe; recipe=$(cat "$ctx/Dockerfile" "$ctx/citus.patch" | sha256sum | cut -c1-16)
+  if [ "$(podman image inspect -f '{{index .Labels "ams.recipe"}}' "$tag" 2>/dev/null)" = "$base-$recipe" ]; then rm -rf "$ctx"; return 0; fi
+  echo "LABEL ams.recipe=$base-$recipe" >>"$ctx/Dockerfile"
+  log "making citusdata/citus:13.0.3 from $(basename "$source") (a few minutes the first time)"
   build_base "$tag" "$ctx" || { rm -rf "$ctx"; return 1; }
   rm -rf "$ctx"
 }
