@@ -224,6 +224,16 @@ up_healthy() {
   compose up -d "$@" >>"$work/compose-up.log" 2>&1 || { tail -n 20 "$work/compose-up.log"; fail "podman-compose up $*"; }
   for s in "$@"; do
     if [ -n "$(podman inspect -f '{{if .Config.Healthcheck}}y{{end}}' "$(ctr "$s")")" ]; then wait_healthy "$(ctr "$s")" 90; fi
+    case $s in postgres* | citus-coordinator | citus-worker-*) wait_pg_started "$(ctr "$s")" ;; esac
+  done
+}
+# A first start's initialisation runs a server of its own, which pg_isready finds too: the real
+# one is up once PID 1 logs that it accepts connections.
+wait_pg_started() {
+  local until=$((SECONDS + 60))
+  until podman logs "$1" 2>&1 | grep -qE '\[1\] LOG: +database system is ready to accept'; do
+    [ $SECONDS -lt $until ] || fail "$1: PostgreSQL did not start within 60 s"
+    sleep 0.25
   done
 }
 # The services (after the databases): both APIs answering, every service healthy.
@@ -370,6 +380,7 @@ node scripts/deploy/compose-file.mjs "$work/compose-b.yml" "$image" "$api_b_port
 compose_b() { podman-compose -p "$project_b" -f "$work/compose-b.yml" "$@"; }
 compose_b up -d postgres redis >>"$work/compose-up.log" 2>&1 || fail "podman-compose up of the second stack"
 wait_healthy "${project_b}_postgres_1" 60
+wait_pg_started "${project_b}_postgres_1"
 wait_healthy "${project_b}_redis_1" 30
 podman exec -i "${project_b}_postgres_1" pg_restore -U ams -d ams --no-owner <"$work/ams.dump" >"$work/restore.log" 2>&1 ||
   { tail -n 5 "$work/restore.log"; fail "pg_restore into the second stack"; }
