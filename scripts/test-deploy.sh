@@ -9,7 +9,15 @@
 # the debootstrap tarball, in $AMS_DEPLOY_CACHE), and the model download at build time is pointed
 # at a local file server holding a generated model of all-MiniLM-L6-v2's shape.
 # Everything it starts (containers, network, volumes, the file server) is removed on exit.
-# AMS_DEPLOY_SKIP_RESTARTS=1 stops after the smoke test; AMS_DEPLOY_IMAGE=<image> skips the build; AMS_DEPLOY_BREAK=<fault> shows that the
+# Profiles (--profiles a,b or AMS_DEPLOY_PROFILES; all four by default), each a stack of its own,
+# one after the other, each timed:
+#   default  the stack above: smoke test, SIGTERM and cold start, restarts under load, backup/restore;
+#   upgrade  the stack on the image of the commit before the newest migration (built from
+#            `git archive`, kept in podman's storage by commit), loaded, then each service replaced
+#            by the new image under the load while the first new process applies the migration;
+#   replica  the replica profile: a streaming replica container, the APIs reading from it;
+#   citus    the citus profile: a coordinator and two workers (Citus built into a stand-in image).
+# AMS_DEPLOY_SKIP_RESTARTS=1 stops the default profile after the smoke test; AMS_DEPLOY_IMAGE=<image> skips the build; AMS_DEPLOY_BREAK=<fault> shows that the
 # script catches a fault a user would hit (healthcheck-port, missing-dependency).
 # The whole script is one block, read before it runs: editing the file mid-run changes nothing.
 {
@@ -19,6 +27,18 @@ root=$PWD
 t0=$(date +%s)
 log() { printf '[test-deploy %4ss] %s\n' "$(($(date +%s) - t0))" "$*"; }
 fail() { log "FAILED: $*"; exit 1; }
+
+all_profiles=default,upgrade,replica,citus
+profiles=${AMS_DEPLOY_PROFILES:-$all_profiles}
+while [ $# -gt 0 ]; do
+  case $1 in
+    --profiles) profiles=${2:?--profiles needs a list}; shift 2 ;;
+    --profiles=*) profiles=${1#*=}; shift ;;
+    *) echo "usage: $0 [--profiles $all_profiles]" >&2; exit 2 ;;
+  esac
+done
+for p in ${profiles//,/ }; do [[ ",$all_profiles," == *",$p,"* ]] || { echo "unknown profile: $p (known: $all_profiles)" >&2; exit 2; }; done
+has_profile() { [[ ",$profiles," == *",$1,"* ]]; }
 
 export AMS_DEPLOY_CACHE="${AMS_DEPLOY_CACHE:-/var/cache/ams-deploy}" AMS_DEPLOY_DIR="$root/scripts/deploy"
 mkdir -p "$AMS_DEPLOY_CACHE"
@@ -40,6 +60,8 @@ work=$(mktemp -d /tmp/ams-deploy.XXXXXX)
 chmod 755 "$work"
 project="amsdeploy$$"
 project_b="${project}b"   # the fresh stack a backup is restored into
+projects=("$project" "$project_b" "${project}u" "${project}r" "${project}c")
+P=$project CF="$work/compose.yml"   # the stack compose() and ctr() act on
 server_pid=""
 load_pid=""
 # crun refuses this machine's cgroup layout, and the default ulimits cannot be raised here.
@@ -53,25 +75,27 @@ events_logger = "file"
 EOF
 export CONTAINERS_CONF="$work/containers.conf"
 
-compose() { podman-compose -p "$project" -f "$work/compose.yml" "$@"; }
-ctr() { echo "${project}_$1_1"; }
+compose() { podman-compose -p "$P" -f "$CF" "$@"; }
+ctr() { echo "${P}_$1_1"; }
+remove_project() {
+  local p=$1 c v n
+  for c in $(podman ps -aq --filter "label=io.podman.compose.project=$p"); do podman rm -f -t 0 "$c" >/dev/null 2>&1; done
+  for v in $(podman volume ls -q --filter "label=io.podman.compose.project=$p"); do podman volume rm -f "$v" >/dev/null 2>&1; done
+  for n in $(podman network ls -q --filter "label=io.podman.compose.project=$p"); do podman network rm -f "$n" >/dev/null 2>&1; done
+}
 
 cleanup() {
   local status=$?
   set +e
   [ -n "$load_pid" ] && kill "$load_pid" 2>/dev/null
-  if [ $status -ne 0 ] && [ -f "$work/compose.yml" ]; then
+  if [ $status -ne 0 ] && [ -f "$work/compose-up.log" ]; then
     grep -iE "error|exit code: [1-9]" "$work/compose-up.log" 2>/dev/null | tail -n 5
     log "logs of the stack's services (last lines each):"
-    for c in $(for p in "$project" "$project_b"; do podman ps -a --filter "label=io.podman.compose.project=$p" --format '{{.Names}}'; done); do
+    for c in $(for p in "${projects[@]}"; do podman ps -a --filter "label=io.podman.compose.project=$p" --format '{{.Names}}'; done); do
       echo "--- $c"; podman logs --tail 15 "$c" 2>&1 | cut -c1-400
     done
   fi
-  for p in "$project" "$project_b"; do
-    for c in $(podman ps -aq --filter "label=io.podman.compose.project=$p"); do podman rm -f -t 0 "$c" >/dev/null 2>&1; done
-    for v in $(podman volume ls -q --filter "label=io.podman.compose.project=$p"); do podman volume rm -f "$v" >/dev/null 2>&1; done
-    for n in $(podman network ls -q --filter "label=io.podman.compose.project=$p"); do podman network rm -f "$n" >/dev/null 2>&1; done
-  done
+  for p in "${projects[@]}"; do remove_project "$p"; done
   [ -n "${AMS_DEPLOY_BREAK:-}" ] && podman rmi -f localhost/ams-deploy/app:broken >/dev/null 2>&1
   [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null
   rm -rf "$work"
@@ -150,9 +174,12 @@ cp scripts/deploy/receiver.mjs "$receiver_dir/"
 openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=receiver -addext 'subjectAltName=DNS:receiver' \
   -keyout "$receiver_dir/key.pem" -out "$receiver_dir/cert.pem" 2>/dev/null
 chmod 644 "$receiver_dir"/*.pem
-api_port=$(free_port); api2_port=$(free_port); receiver_port=$(free_port)
-api="http://127.0.0.1:$api_port"; api2="http://127.0.0.1:$api2_port"; receiver="http://127.0.0.1:$receiver_port"
-node scripts/deploy/compose-file.mjs "$work/compose.yml" "$image" "$api_port" "$api2_port" "$receiver_port" "$receiver_dir"
+# The ports of the stack being set up (stack_ports), and its compose file (compose-file.mjs).
+stack_ports() {
+  api_port=$(free_port); api2_port=$(free_port); receiver_port=$(free_port)
+  api="http://127.0.0.1:$api_port"; api2="http://127.0.0.1:$api2_port"; receiver="http://127.0.0.1:$receiver_port"
+}
+compose_file() { node scripts/deploy/compose-file.mjs "$1" "$2" "$api_port" "$api2_port" "$receiver_port" "$receiver_dir" "${@:3}"; }
 
 # podman-compose starts services in dependency order but does not wait for a condition:
 # the databases first, until their health checks pass, as Docker's service_healthy would.
@@ -187,20 +214,82 @@ wait_http() {
 
 # The stack's network, made before podman-compose (which then uses it; it ignores ipam): a
 # public range, so deliveries to the receiver pass the webhook address policy as they would to a
-# public receiver. The range lives on this bridge only while the test runs.
-podman network create --subnet "${AMS_DEPLOY_SUBNET:-192.0.3.0/24}" --label "io.podman.compose.project=$project" \
-  "${project}_default" >/dev/null
+# public receiver. The range lives on this bridge only while the test runs (one stack at a time).
+stack_network() {
+  podman network create --subnet "${AMS_DEPLOY_SUBNET:-192.0.3.0/24}" --label "io.podman.compose.project=$P" \
+    "${P}_default" >/dev/null
+}
+# `compose up -d` of the named services, those with a health check healthy before it returns.
+up_healthy() {
+  compose up -d "$@" >>"$work/compose-up.log" 2>&1 || { tail -n 20 "$work/compose-up.log"; fail "podman-compose up $*"; }
+  for s in "$@"; do
+    if [ -n "$(podman inspect -f '{{if .Config.Healthcheck}}y{{end}}' "$(ctr "$s")")" ]; then wait_healthy "$(ctr "$s")" 90; fi
+    case $s in postgres* | citus-coordinator | citus-worker-*) wait_pg_started "$(ctr "$s")" ;; esac
+  done
+}
+# A first start's initialisation runs a server of its own, which pg_isready finds too: the real
+# one is up once PID 1 logs that it accepts connections.
+wait_pg_started() {
+  local until=$((SECONDS + 60))
+  until podman logs "$1" 2>&1 | grep -qE '\[1\] LOG: +database system is ready to accept'; do
+    [ $SECONDS -lt $until ] || fail "$1: PostgreSQL did not start within 60 s"
+    sleep 0.25
+  done
+}
+# The services (after the databases): both APIs answering, every service healthy.
+services_up() {
+  log "podman-compose up: two APIs, two embedding workers, the webhook dispatcher"
+  up_started=$(date +%s)
+  compose up -d >>"$work/compose-up.log" 2>&1 || { tail -n 20 "$work/compose-up.log"; fail "podman-compose up"; }
+  wait_http "$api/v1/health" 180 "$(ctr api)"
+  wait_http "$api2/v1/health" 180 "$(ctr api-2)"
+  for s in api api-2 embedding-worker embedding-worker-2 webhook-dispatcher; do wait_healthy "$(ctr "$s")" 60; done
+  log "stack up and healthy in $(($(date +%s) - up_started)) s (first start: migrations, model load)"
+}
+# smoke.mjs against the stack; the account's key in user_key.
+smoke() {
+  local out="$work/smoke-$P.out"
+  log "smoke test"
+  node scripts/deploy/smoke.mjs "$api" "$api2" "$receiver" "$operator_key" >"$out" || { cat "$out"; fail "smoke test ($1)"; }
+  head -n -1 "$out"
+  user_key=$(tail -n 1 "$out")
+}
+read_operator_key() {
+  operator_key=$(podman exec "$(ctr api)" cat /app/data/admin-api-key.txt 2>/dev/null || podman exec "$(ctr api-2)" cat /app/data/admin-api-key.txt 2>/dev/null || true)
+  operator_key=$(grep -o 'mem_[A-Za-z0-9]*' <<<"$operator_key" | head -n 1)
+  [ -n "$operator_key" ] || fail "no operator key in /app/data/admin-api-key.txt"
+}
+# A load account with a webhook to the receiver; load.mjs started on both APIs (load_pid).
+start_load() {
+  local account
+  account=$(curl -sf --max-time 10 -H 'content-type: application/json' \
+    -d "{\"email\":\"load-$P@example.com\",\"password\":\"deploy-load-password\"}" "$api/v1/auth/register")
+  load_key=$(node -e 'const a = JSON.parse(process.argv[1]); console.log(a.api_key)' "$account")
+  load_account_id=$(node -e 'const a = JSON.parse(process.argv[1]); console.log(a.account_id)' "$account")
+  curl -sf --max-time 10 -o /dev/null -H "authorization: Bearer $load_key" -H 'content-type: application/json' \
+    -d '{"url":"https://receiver:8443/load","secret":"deploy-load-secret"}' "$api/v1/webhooks" || fail "the load's webhook"
+  rm -f "$work/stop-load"
+  node scripts/deploy/load.mjs "$load_key" "$work/stop-load" "$work/load-$P.json" 3 "$api" "$api2" &
+  load_pid=$!
+}
+# Stops the load and checks what it wrote (verify.mjs) against the database in container $1.
+stop_load_and_verify() {
+  local db=$1 label=$2
+  touch "$work/stop-load"
+  for ((i = 0; i < 600; i++)); do kill -0 "$load_pid" 2>/dev/null || break; sleep 0.1; done
+  wait "$load_pid" || fail "the load generator failed"
+  load_pid=""
+  node scripts/deploy/verify.mjs "$load_account_id" "$receiver" "$work/load-$P.json" "$db" "$label" || fail "$label"
+}
+
+profile_default() {
+P=$project CF="$work/compose.yml"
+stack_ports
+compose_file "$CF" "$image"
+stack_network
 log "podman-compose up: postgres, redis, receiver"
-compose up -d postgres redis receiver >"$work/compose-up.log" 2>&1 || { tail -n 20 "$work/compose-up.log"; fail "podman-compose up"; }
-wait_healthy "$(ctr postgres)" 60
-wait_healthy "$(ctr redis)" 30
-log "podman-compose up: two APIs, two embedding workers, the webhook dispatcher"
-up_started=$(date +%s)
-compose up -d >>"$work/compose-up.log" 2>&1 || { tail -n 20 "$work/compose-up.log"; fail "podman-compose up"; }
-wait_http "$api/v1/health" 90 "$(ctr api)"
-wait_http "$api2/v1/health" 90 "$(ctr api-2)"
-for s in api api-2 embedding-worker embedding-worker-2 webhook-dispatcher; do wait_healthy "$(ctr "$s")" 60; done
-log "stack up and healthy in $(($(date +%s) - up_started)) s (first start: migrations, model load)"
+up_healthy postgres redis receiver
+services_up
 
 # The image's process model, on the running containers.
 for s in api embedding-worker webhook-dispatcher; do
@@ -217,14 +306,8 @@ for pair in embedding-worker:9464:ams_embedding_queue_depth embedding-worker-2:9
     fail "$s: /metrics on $port without $metric"
 done
 
-operator_key=$(podman exec "$(ctr api)" cat /app/data/admin-api-key.txt 2>/dev/null || podman exec "$(ctr api-2)" cat /app/data/admin-api-key.txt 2>/dev/null || true)
-operator_key=$(grep -o 'mem_[A-Za-z0-9]*' <<<"$operator_key" | head -n 1)
-[ -n "$operator_key" ] || fail "no operator key in /app/data/admin-api-key.txt"
-
-log "smoke test"
-node scripts/deploy/smoke.mjs "$api" "$api2" "$receiver" "$operator_key" >"$work/smoke.out" || { cat "$work/smoke.out"; fail "smoke test"; }
-head -n -1 "$work/smoke.out"
-user_key=$(tail -n 1 "$work/smoke.out")
+read_operator_key
+smoke default
 
 log "the ams CLI against the stack"
 cli() { AMS_URL="$api2" AMS_API_KEY="$user_key" node packages/cli/bin/ams.js "$@"; }
@@ -257,20 +340,13 @@ wait_healthy "$(ctr embedding-worker-2)" 60
 wait_healthy "$(ctr webhook-dispatcher)" 60
 
 if [ "${AMS_DEPLOY_SKIP_RESTARTS:-}" = 1 ]; then
-  log "OK (restarts skipped). image $((size / 1000000)) MB, cold start ${cold_ms} ms"
-  exit 0
+  log "default profile OK (restarts skipped). image $((size / 1000000)) MB, cold start ${cold_ms} ms"
+  return 0
 fi
 
 # --- Rolling restarts under a steady mixed load ----------------------------------------------------
 log "rolling restarts under load"
-load_account=$(curl -sf --max-time 10 -H 'content-type: application/json' \
-  -d "{\"email\":\"load-$project@example.com\",\"password\":\"deploy-load-password\"}" "$api/v1/auth/register")
-load_key=$(node -e 'const a = JSON.parse(process.argv[1]); console.log(a.api_key)' "$load_account")
-load_account_id=$(node -e 'const a = JSON.parse(process.argv[1]); console.log(a.account_id)' "$load_account")
-curl -sf --max-time 10 -o /dev/null -H "authorization: Bearer $load_key" -H 'content-type: application/json' \
-  -d '{"url":"https://receiver:8443/load","secret":"deploy-load-secret"}' "$api/v1/webhooks" || fail "the load's webhook"
-node scripts/deploy/load.mjs "$load_key" "$work/stop-load" "$work/load.json" 3 "$api" "$api2" &
-load_pid=$!
+start_load
 sleep 5
 restart() {
   local s=$1 c; c=$(ctr "$s")
@@ -290,12 +366,7 @@ for s in api embedding-worker; do
   log "  killed (SIGKILL) and started $s"
   sleep 3
 done
-touch "$work/stop-load"
-for ((i = 0; i < 600; i++)); do kill -0 "$load_pid" 2>/dev/null || break; sleep 0.1; done
-wait "$load_pid" || fail "the load generator failed"
-load_pid=""
-node scripts/deploy/verify.mjs "$load_account_id" "$receiver" "$work/load.json" "$(ctr postgres)" "restarts under load" ||
-  fail "restarts under load"
+stop_load_and_verify "$(ctr postgres)" "restarts under load"
 
 # --- Backup and restore, as docs/operations.md says --------------------------------------------
 log "backup and restore: pg_dump restored into a fresh stack; ams export / ams import between the two"
@@ -309,6 +380,7 @@ node scripts/deploy/compose-file.mjs "$work/compose-b.yml" "$image" "$api_b_port
 compose_b() { podman-compose -p "$project_b" -f "$work/compose-b.yml" "$@"; }
 compose_b up -d postgres redis >>"$work/compose-up.log" 2>&1 || fail "podman-compose up of the second stack"
 wait_healthy "${project_b}_postgres_1" 60
+wait_pg_started "${project_b}_postgres_1"
 wait_healthy "${project_b}_redis_1" 30
 podman exec -i "${project_b}_postgres_1" pg_restore -U ams -d ams --no-owner <"$work/ams.dump" >"$work/restore.log" 2>&1 ||
   { tail -n 5 "$work/restore.log"; fail "pg_restore into the second stack"; }
@@ -335,6 +407,129 @@ AMS_URL="$api_b" AMS_API_KEY="$import_key" node packages/cli/bin/ams.js export -
   fail "the imported account exports $(node scripts/deploy/count-records.mjs "$work/c.ndjson"), the first stack $records_a"
 log "  restored database: same counts ($tables); exports of the first stack, the restored one and the imported account: $records_a"
 
-log "OK. image $((size / 1000000)) MB, cold start ${cold_ms} ms"
+log "default profile OK. image $((size / 1000000)) MB, cold start ${cold_ms} ms"
+}
+
+# --- Upgrade under load: the image of the commit before the newest migration, then the new one ---------
+# The commit before the newest migration landed (its first parent: main's state then), when it is
+# exactly one migration behind this tree.
+upgrade_from() {
+  local landed old
+  landed=$(git log --first-parent -1 --format=%H -- packages/db/src/migrations/index.ts)
+  old=$(git rev-parse "$landed^1")
+  count() { git show "$1:packages/db/src/migrations/index.ts" | grep -cE '^  [A-Za-z]+,$'; }
+  [ $(($(grep -cE '^  [A-Za-z]+,$' packages/db/src/migrations/index.ts) - $(count "$old"))) = 1 ] ||
+    fail "no commit one migration behind found ($old)"
+  echo "$old"
+}
+profile_upgrade() {
+  local old old_image new_migration s c
+  old=$(upgrade_from)
+  new_migration=$(git diff --name-only "$old" -- packages/db/src/migrations | grep -vE '/(index|migration)\.ts$' | xargs -n1 basename | sed 's/\.ts$//')
+  old_image="localhost/ams-deploy/app:$(git rev-parse --short=12 "$old")"
+  # The load below cannot tell a lock held for the length of a large table's scan from a short one
+  # (its tables are small): the static half of the migrations' lock check names such statements.
+  log "the migrations' static lock check"
+  node --import tsx -e "
+    const load = async (p) => { const m = await import(p); return m.default ?? m; };
+    const { MIGRATIONS } = await load('./packages/db/src/migrations/index.ts');
+    const { checkedMigrationHazards } = await load('./packages/db/test/migration-lock-hazards.ts');
+    const hazards = checkedMigrationHazards(MIGRATIONS);
+    for (const h of hazards) console.log('  ' + h);
+    process.exit(hazards.length ? 1 : 0);" || {
+    fail "a migration takes a lock the services would queue behind (packages/db/test/unit/migration-lock-hazards.test.ts)"
+  }
+  if ! podman image exists "$old_image"; then
+    log "building the image of $(git log -1 --format='%h (%s)' "$old" | cut -c1-90)"
+    local tree="$work/upgrade-from" build_started=$(date +%s)
+    mkdir -p "$tree" && git archive "$old" | tar -x -C "$tree"
+    podman build --format docker --layers=false --network host --build-arg "EMBEDDING_MODEL_HOST=http://127.0.0.1:$model_port" \
+      -f "$tree/infra/Dockerfile" -t "$old_image" "$tree" >"$work/build-old.log" 2>&1 || { tail -n 30 "$work/build-old.log"; fail "podman build of $old"; }
+    rm -rf "$tree"
+    log "  built in $(($(date +%s) - build_started)) s (kept as $old_image)"
+  fi
+  P="${project}u" CF="$work/upgrade-old.yml"
+  stack_ports
+  compose_file "$CF" "$old_image"
+  compose_file "$work/upgrade-new.yml" "$image"
+  stack_network
+  log "the stack on $old_image (without $new_migration)"
+  up_healthy postgres redis receiver
+  services_up
+  podman exec "$(ctr postgres)" psql -U ams -d ams -tAc "SELECT count(*) FROM knex_migrations WHERE name = '$new_migration'" | grep -qx 0 ||
+    fail "the earlier image applied $new_migration"
+  read_operator_key
+  smoke upgrade
+  log "upgrading service by service under load (the first new process applies $new_migration)"
+  start_load
+  sleep 5
+  for s in api embedding-worker webhook-dispatcher api-2 embedding-worker-2; do
+    c=$(ctr "$s")
+    podman stop -t 20 "$c" >/dev/null 2>>"$work/podman.log"
+    podman rm "$c" >/dev/null 2>>"$work/podman.log"
+    podman-compose -p "$P" -f "$work/upgrade-new.yml" up -d --no-deps "$s" >>"$work/compose-up.log" 2>&1 || fail "podman-compose up $s on the new image"
+    case $s in api) wait_http "$api/v1/health" 90 "$c" ;; api-2) wait_http "$api2/v1/health" 90 "$c" ;; esac
+    wait_healthy "$c" 90
+    [ "$(podman inspect -f '{{.ImageName}}' "$c")" = "$image" ] || fail "$s is not on $image"
+    log "  $s on the new image"
+    sleep 3
+  done
+  podman exec "$(ctr postgres)" psql -U ams -d ams -tAc "SELECT count(*) FROM knex_migrations WHERE name = '$new_migration'" | grep -qx 1 ||
+    fail "$new_migration was not applied"
+  stop_load_and_verify "$(ctr postgres)" "upgrade under load"
+  CF="$work/upgrade-new.yml"
+  smoke "after the upgrade"
+}
+
+# --- The replica profile: a streaming replica, the APIs reading from it --------------------------------
+profile_replica() {
+  P="${project}r" CF="$work/replica.yml"
+  stack_ports
+  compose_file "$CF" "$image" --profile=replica
+  stack_network
+  export AMS_DATABASE_REPLICA_URLS=postgres://ams:ams@postgres-replica:5432/ams
+  log "podman-compose --profile replica up: postgres, its streaming replica, redis, receiver"
+  up_healthy postgres redis receiver
+  up_healthy postgres-replica
+  [ "$(podman exec "$(ctr postgres-replica)" psql -U ams -d ams -tAc 'SELECT pg_is_in_recovery()')" = t ] || fail "postgres-replica is not a standby"
+  services_up
+  read_operator_key
+  smoke replica
+  node scripts/deploy/replica-check.mjs "$api" "$api2" "$operator_key" "$user_key" || fail "reads served by the replica"
+  unset AMS_DATABASE_REPLICA_URLS
+}
+
+# --- The citus profile: a coordinator and two workers -------------------------------------------------
+profile_citus() {
+  citus_image || fail "the Citus image"
+  P="${project}c" CF="$work/citus.yml"
+  stack_ports
+  compose_file "$CF" "$image" --profile=citus --citus-image=docker.io/citusdata/citus:13.0.3
+  stack_network
+  export AMS_DATABASE_HOST=citus-coordinator
+  log "podman-compose --profile citus up: coordinator, two workers, the workers registered"
+  up_healthy citus-coordinator citus-worker-1 citus-worker-2 redis receiver
+  compose up -d citus-setup >>"$work/compose-up.log" 2>&1 || fail "podman-compose up citus-setup"
+  local c; c=$(ctr citus-setup)
+  for ((i = 0; i < 120; i++)); do [ "$(podman inspect -f '{{.State.Status}}' "$c")" = exited ] && break; sleep 0.5; done
+  [ "$(podman inspect -f '{{.State.Status}} {{.State.ExitCode}}' "$c")" = "exited 0" ] || { podman logs "$c" | tail -n 5; fail "citus-setup"; }
+  services_up
+  read_operator_key
+  smoke citus
+  node scripts/deploy/citus-check.mjs "$api" "$api2" "$(ctr citus-coordinator)" || fail "accounts on two workers"
+  unset AMS_DATABASE_HOST
+}
+
+timings=()
+for p in ${all_profiles//,/ }; do
+  has_profile "$p" || continue
+  started=$(date +%s)
+  log "=== profile $p"
+  "profile_$p"
+  for q in "${projects[@]}"; do remove_project "$q"; done
+  timings+=("$p $(($(date +%s) - started)) s")
+  log "=== profile $p: OK in $(($(date +%s) - started)) s"
+done
+log "OK: $(IFS=,; echo "${timings[*]}" | sed 's/,/, /g')"
 exit 0
 }

@@ -4,8 +4,10 @@
 #   node:20-bookworm-slim   this machine's node binary and npm, a `node` user (uid 1000), as upstream;
 #   pgvector/pgvector:pg16  Debian's PostgreSQL with the pgvector this machine built
 #                           (infra/setup-services.sh), behind an entrypoint that honours POSTGRES_*;
-#   redis:7-alpine          Debian's redis-server, protected mode off as upstream's entrypoint does.
-# Each is built once and kept in podman's storage; the root file system is kept as a tarball in
+#   redis:7-alpine          Debian's redis-server, protected mode off as upstream's entrypoint does;
+#   citusdata/citus:13.0.3  (citus_image, for the citus profile) the PostgreSQL image above with
+#                           Citus built from the vendored source, preloaded, created in POSTGRES_DB.
+# Each is built once and kept in podman's storage (the PostgreSQL one again when its entrypoint changes); the root file system is kept as a tarball in
 # $AMS_DEPLOY_CACHE. Sourced by scripts/test-deploy.sh (uses its log, podman and debian_archive_uri).
 
 build_base() {
@@ -53,7 +55,8 @@ EOF
     build_base docker.io/library/node:20-bookworm-slim "$ctx/node"
   fi
 
-  if ! podman image exists docker.io/pgvector/pgvector:pg16; then
+  local entrypoint_sum; entrypoint_sum=$(sha256sum "$AMS_DEPLOY_DIR/postgres-entrypoint.sh" | cut -c1-16)
+  if [ "$(podman image inspect -f '{{index .Labels "ams.entrypoint"}}' docker.io/pgvector/pgvector:pg16 2>/dev/null)" != "$entrypoint_sum" ]; then
     local pg_major pg_config
     pg_major=$(ls /etc/postgresql | sort -n | tail -n 1)
     pg_config=/usr/lib/postgresql/$pg_major/bin/pg_config
@@ -70,7 +73,9 @@ RUN echo 'deb $archive bookworm main' > /etc/apt/sources.list && apt-get update 
 COPY vector.so /usr/lib/postgresql/$pg_major/lib/
 COPY ext/ /usr/share/postgresql/$pg_major/extension/
 COPY entrypoint.sh /usr/local/bin/docker-entrypoint.sh
-ENV PATH=/usr/lib/postgresql/$pg_major/bin:\$PATH PGDATA=/var/lib/postgresql/data
+RUN mkdir -p /docker-entrypoint-initdb.d
+LABEL ams.entrypoint=$entrypoint_sum
+ENV PATH=/usr/lib/postgresql/$pg_major/bin:\$PATH PGDATA=/var/lib/postgresql/data PG_MAJOR=$pg_major
 STOPSIGNAL SIGINT
 ENTRYPOINT ["bash", "/usr/local/bin/docker-entrypoint.sh"]
 CMD ["postgres"]
@@ -93,4 +98,49 @@ CMD ["redis-server"]
 EOF
     build_base docker.io/library/redis:7-alpine "$ctx/redis"
   fi
+}
+
+# The citus profile's node image (docker-compose.yml builds infra/citus.Dockerfile on the official
+# image): Citus from CITUS_SOURCE (the vendored release, as infra/citus-cluster.sh builds it), built
+# in a stage of its own with Debian's development packages, installed into the PostgreSQL image
+# above, preloaded by every cluster initdb makes, and created in POSTGRES_DB at the first start.
+# pgvector is there already. Built once (a few minutes; again when the PostgreSQL image changes).
+citus_image() {
+  local tag=docker.io/citusdata/citus:13.0.3 archive ctx pg_major base
+  base=$(podman image inspect -f '{{.Id}}' docker.io/pgvector/pgvector:pg16)
+  local source=${CITUS_SOURCE:-/work/shared/vendor/citus-13.2.2.tar.gz}
+  local patch=${CITUS_PATCH:-$(dirname "$source")/citus-13.2.2-pg15-have_createdb_privilege.patch}
+  [ -f "$source" ] || { log "no Citus source at $source (set CITUS_SOURCE to a release tarball)"; return 1; }
+  archive=$(debian_archive_uri)
+  pg_major=$(podman image inspect -f '{{range .Config.Env}}{{println .}}{{end}}' docker.io/pgvector/pgvector:pg16 | sed -n 's/^PG_MAJOR=//p')
+  ctx=$(mktemp -d)
+  cp "$source" "$ctx/citus.tar.gz"
+  if [ -f "$patch" ]; then cp "$patch" "$ctx/citus.patch"; else : >"$ctx/citus.patch"; fi
+  echo 'CREATE EXTENSION IF NOT EXISTS citus;' >"$ctx/001-create-citus-extension.sql"
+  cat >"$ctx/Dockerfile" <<EOF
+FROM docker.io/pgvector/pgvector:pg16 AS build
+RUN echo 'deb $archive bookworm main' > /etc/apt/sources.list && apt-get update -qq \\
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql-server-dev-$pg_major \\
+      build-essential patch libzstd-dev liblz4-dev libkrb5-dev >/dev/null
+COPY citus.tar.gz citus.patch /src/
+RUN mkdir /src/citus && tar -xzf /src/citus.tar.gz -C /src/citus --strip-components=1 && cd /src/citus \\
+ && { [ ! -s /src/citus.patch ] || patch -p1 -N -s < /src/citus.patch; } \\
+ && ./configure --without-libcurl >/dev/null && make -s -j"\$(nproc)" >/dev/null && make -s install DESTDIR=/out >/dev/null
+
+FROM docker.io/pgvector/pgvector:pg16
+COPY --from=build /out/ /
+RUN echo "shared_preload_libraries = 'citus'" >> /usr/share/postgresql/$pg_major/postgresql.conf.sample
+COPY 001-create-citus-extension.sql /docker-entrypoint-initdb.d/
+# The postgres user's home, as upstream: libpq (a node connecting to the others) looks for client
+# certificates under it, and /root is not readable by postgres.
+ENV HOME=/var/lib/postgresql
+EOF
+  # Made again when the recipe or the PostgreSQL image changes (the compile stage then comes from
+  # podman's layer cache unless the PostgreSQL image changed).
+  local recipe; recipe=$(cat "$ctx/Dockerfile" "$ctx/citus.patch" | sha256sum | cut -c1-16)
+  if [ "$(podman image inspect -f '{{index .Labels "ams.recipe"}}' "$tag" 2>/dev/null)" = "$base-$recipe" ]; then rm -rf "$ctx"; return 0; fi
+  echo "LABEL ams.recipe=$base-$recipe" >>"$ctx/Dockerfile"
+  log "making citusdata/citus:13.0.3 from $(basename "$source") (a few minutes the first time)"
+  build_base "$tag" "$ctx" || { rm -rf "$ctx"; return 1; }
+  rm -rf "$ctx"
 }

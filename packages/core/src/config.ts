@@ -262,8 +262,9 @@ export class ConfigError extends Error {
 
 /** Reads and validates the environment once; fails with a message naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  // Empty strings mean "unset" (a blank line in .env must not become an invalid URL).
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  // Empty and blank strings mean "unset" (a blank line in .env, or compose's `${VAR:- }` default
+  // for an optional setting, must not become an invalid URL).
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''));
   const { value: v, error } = schema.validate(cleaned);
   if (error) {
     const problems = error.details.map((d) => `${d.path.join('.')}: ${d.message.replace(/"/g, '')}`);

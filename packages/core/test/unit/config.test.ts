@@ -122,8 +122,10 @@ describe('loadConfig', () => {
     expect(loadConfig({ DB_CANCEL_ABANDONED_READS: 'false' }).dbCancelAbandonedReads).toBe(false);
   });
 
-  it('treats empty variables as unset', () => {
+  it('treats empty and blank variables as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).mode).toBe('embedded');
+    // docker-compose.yml's `${AMS_DATABASE_REPLICA_URLS:- }`: no replicas.
+    expect(loadConfig({ DATABASE_URL: 'postgres://ams@db/ams', DATABASE_REPLICA_URLS: ' ' }).replicas.urls).toEqual([]);
   });
 
   it.each([
