@@ -264,3 +264,17 @@ export interface ApiKeyRecord {
   revoked_at?: string | null;
   created_at: string;
 }
+
+/** GET /v1/usage: what the account stores and did, each against its limit (null: unlimited). */
+export interface AccountUsage {
+  account_id: string;
+  day: string;
+  month: string;
+  memories: { used: number; limit: number | null };
+  storage_bytes: { used: number; limit: number | null };
+  vectors: { used: number };
+  requests: { today: number; this_month: number; limit_per_minute: number | null };
+  searches: { today: number; this_month: number; limit_per_day: number | null };
+  embeddings: { today: number; this_month: number; limit_per_day: number | null };
+  fair_share_weight: number;
+}

@@ -247,3 +247,30 @@ describe('usage', () => {
     expect({ memories: Number(counters[0].memories), vectors: Number(counters[0].vectors), storage_bytes: Number(counters[0].storage_bytes) }).toEqual(db);
   });
 });
+
+describe('per-account metrics', () => {
+  let t: TestApp;
+  let operator: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({ METRICS_TOP_ACCOUNTS: '1' });
+    operator = await operatorKey(t.ctx);
+  });
+  afterAll(() => t.close());
+
+  it('names only the top N accounts by requests today, the rest summed as account="other"', async () => {
+    const busy = await createAccount(t.ctx);
+    const quiet = await createAccount(t.ctx);
+    for (let i = 0; i < 40; i++) await t.request().get('/v1/agents').set(bearer(busy.key)).expect(200);
+    await t.request().post('/v1/memories/search').set(bearer(quiet.key)).send({ query: 'quiet' }).expect(200);
+    await t.ctx.usage.flushNow();
+    const text = (await t.request().get('/metrics').set(bearer(operator)).expect(200)).text;
+    const series = text.split('\n').filter((l) => l.startsWith('ams_account_requests_today{'));
+    // The busiest account by name, everyone else (the quiet one, the operator scraping) as "other".
+    expect(series).toHaveLength(2);
+    expect(series).toContain(`ams_account_requests_today{account="${busy.accountId}"} 40`);
+    expect(series.find((l) => l.includes('account="other"'))).toBeDefined();
+    expect(text).not.toContain(quiet.accountId);
+    expect(text).toMatch(/^ams_account_searches_today\{account="other"\} [1-9]\d*$/m);
+  });
+});
