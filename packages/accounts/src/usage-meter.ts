@@ -67,11 +67,11 @@ export class UsageMeter {
     this.refreshes = periodic({ name: 'account limits refresh', intervalMs: this.opts.limitsRefreshMs ?? 10_000, logger, runAtStart: false }, () => this.reloadLimits());
   }
 
-  /** Stops the timers and writes what is left. */
+  /** Stops the timers and writes what is left (a failure is logged: the process is stopping anyway). */
   async close(): Promise<void> {
     await this.refreshes?.stop();
     await this.flushes?.stop();
-    await this.flushNow();
+    await this.flushNow().catch((err: Error) => this.opts.logger.warn('the last usage flush failed; its counts are lost', { error: err.message }));
   }
 
   async reloadLimits(): Promise<void> {

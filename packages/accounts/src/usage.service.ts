@@ -11,7 +11,7 @@ const limitOrNull = (n: number) => (n > 0 ? n : null);
  * figures from the counter row the memories trigger keeps, the activity from the daily counters
  * plus what this process has not flushed yet. Two reads by key, no scan of the memories.
  */
-export async function accountUsage(deps: LimitsDeps, accountId: string) {
+async function accountUsage(deps: LimitsDeps, accountId: string) {
   const { day, monthStart } = utcPeriod();
   const [stored, activity] = await Promise.all([
     accountUsageRepository.stored(deps.db, accountId),

@@ -92,7 +92,7 @@ SET
   "embeddings" = account_daily_usage.embeddings + excluded.embeddings
 RETURNING
   "account_id",
-  to_char(DAY, 'YYYY-MM-DD') AS DAY,
+  DAY - DATE '2000-01-01' AS day_number,
   "requests",
   "searches",
   "embeddings";

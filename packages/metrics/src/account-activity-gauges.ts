@@ -6,7 +6,7 @@ export interface AccountActivity {
 }
 
 /** The label of the accounts past the top N, summed. */
-export const OTHER_ACCOUNTS = 'other';
+const OTHER_ACCOUNTS = 'other';
 
 /**
  * Today's (UTC) requests, searches and embeddings per account, read at scrape time from `today`

@@ -6,4 +6,4 @@ export { apiMetrics, UNMATCHED_ROUTE, type ApiMetrics } from './api-metrics';
 export { workerMetrics } from './worker-metrics';
 export { dispatcherMetrics } from './dispatcher-metrics';
 export { periodicMetrics } from './periodic-metrics';
-export { accountActivityGauges, OTHER_ACCOUNTS, type AccountActivity } from './account-activity-gauges';
+export { accountActivityGauges } from './account-activity-gauges';

@@ -22,6 +22,9 @@ export interface DailyIncrement extends ActivityCounts {
   day: string;
 }
 
+const EPOCH_2000 = Date.UTC(2000, 0, 1);
+const DAY_MS = 86_400_000;
+
 const counts = (r: Record<string, unknown> | undefined): ActivityCounts => ({
   requests: Number(r?.requests ?? 0),
   searches: Number(r?.searches ?? 0),
@@ -85,8 +88,10 @@ export const accountUsageRepository = {
         searches: db.raw('account_daily_usage.searches + excluded.searches'),
         embeddings: db.raw('account_daily_usage.embeddings + excluded.embeddings'),
       })
-      .returning(['account_id', db.raw(`to_char(day, 'YYYY-MM-DD') AS day`), 'requests', 'searches', 'embeddings'])) as Array<Record<string, unknown>>;
-    return rows.map((r) => ({ account_id: r.account_id as string, day: r.day as string, ...counts(r) }));
+      // The day as days since 2000-01-01: date arithmetic is immutable (Citus refuses to_char and
+      // casts to text in RETURNING), and no driver's date parsing (time zones) is involved.
+      .returning(['account_id', db.raw(`day - DATE '2000-01-01' AS day_number`), 'requests', 'searches', 'embeddings'])) as Array<Record<string, unknown>>;
+    return rows.map((r) => ({ account_id: r.account_id as string, day: new Date(EPOCH_2000 + Number(r.day_number) * DAY_MS).toISOString().slice(0, 10), ...counts(r) }));
   },
 
   /** The account's counts on `day` and from `monthStart` to `day` (UTC dates, YYYY-MM-DD): at most 31 rows by key. */

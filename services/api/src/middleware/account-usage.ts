@@ -15,7 +15,7 @@ const itemsOf = (value: unknown) => (Array.isArray(value) ? Math.max(1, value.le
  * (a create's content, each batch item, a memory's new content, each /v1/embed text, a search's
  * query unless keyword-only).
  */
-export function dailySpend(req: Request): { searches: number; embeddings: number } {
+function dailySpend(req: Request): { searches: number; embeddings: number } {
   const body = (req.body ?? {}) as Record<string, unknown>;
   // A memory's new content is embedded again.
   if (req.method === 'PATCH' && MEMORY_PATH.test(req.path)) return { searches: 0, embeddings: typeof body.content === 'string' ? 1 : 0 };
