@@ -16,3 +16,6 @@ export * from './oauth/sign-in.service';
 export * from './oauth/authorization.service';
 export * from './oauth/tokens.service';
 export * from './oauth/external-issuer';
+export * from './usage-meter';
+export * from './limits.service';
+export * from './usage.service';

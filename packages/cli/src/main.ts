@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { AmsError } from '@agent-memory/client';
 // The version alone: @ams/core's index would load the config schema and the logger on every start.
 import { VERSION } from '@ams/core/version';
+import { registerAccountsCommand } from './commands/accounts';
 import { registerExportCommand } from './commands/export';
 import { registerHistoryCommand } from './commands/history';
 import { registerImportCommand } from './commands/import';
@@ -45,6 +46,7 @@ registerImportCommand(program);
 registerReembedCommand(program);
 registerHistoryCommand(program);
 registerRetierCommand(program);
+registerAccountsCommand(program);
 
 /** Every message the CLI writes on stderr, credentials redacted. */
 const fail = (text: string) => process.stderr.write(redactCredentials(text) + '\n');

@@ -30,6 +30,12 @@ export type RetieringSettings = Ok<'/v1/retiering', 'get', 200>;
 export type RetieringRules = JsonBody<'/v1/retiering', 'patch'>;
 export type RetieringRun = Ok<'/v1/retiering/run', 'post', 200>;
 export type TierMoves = Ok<'/v1/retiering/moves', 'get', 200>;
+/** An account's limits in force, its own overrides and the defaults (GET/PUT/PATCH /v1/admin/accounts/{id}/limits). */
+export type AccountLimits = Ok<'/v1/admin/accounts/{id}/limits', 'get', 200>;
+/** The limits to change (PATCH; null: back to the default). */
+export type AccountLimitsPatch = JsonBody<'/v1/admin/accounts/{id}/limits', 'patch'>;
+/** An account's usage against its limits (GET /v1/usage, GET /v1/admin/usage). */
+export type AccountUsage = Ok<'/v1/usage', 'get', 200>;
 /** An import's job (POST /v1/import answers it 202; the NDJSON upload itself is a streaming call). */
 export type ImportJob = Ok<'/v1/import/jobs/{id}', 'get', 200>;
 
@@ -97,7 +103,16 @@ export function createMemoryClient(opts: ClientOptions) {
     run: () => unwrap<RetieringRun>(raw.POST('/v1/retiering/run')),
     moves: (query: Query<'/v1/retiering/moves', 'get'> = {}) => unwrap<TierMoves>(raw.GET('/v1/retiering/moves', { params: { query } })),
   };
-  return { raw, memories, imports, retiering };
+  /** Usage, and the operator's per-account limits (docs/api.md, "Account limits and usage"). */
+  const accounts = {
+    usage: () => unwrap<AccountUsage>(raw.GET('/v1/usage')),
+    /** Any account's usage: the operator's admin key. */
+    usageOf: (account: string) => unwrap<AccountUsage>(raw.GET('/v1/admin/usage', { params: { query: { account } } })),
+    limits: (id: string) => unwrap<AccountLimits>(raw.GET('/v1/admin/accounts/{id}/limits', { params: { path: { id } } })),
+    /** Changes the limits given; the others stay. */
+    changeLimits: (id: string, body: AccountLimitsPatch) => unwrap<AccountLimits>(raw.PATCH('/v1/admin/accounts/{id}/limits', { params: { path: { id } }, body })),
+  };
+  return { raw, memories, imports, retiering, accounts };
 }
 
 export type MemoryClient = ReturnType<typeof createMemoryClient>;

@@ -1,5 +1,8 @@
 export { createMemoryClient } from './client';
 export type {
+  AccountLimits,
+  AccountLimitsPatch,
+  AccountUsage,
   ClientOptions,
   CreateMemoryInput,
   ImportJob,

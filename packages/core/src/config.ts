@@ -5,6 +5,16 @@ type Mode = 'embedded' | 'split';
 type LogFormat = 'json' | 'pretty';
 type EmbeddingProvider = 'transformers' | 'lexical';
 
+/** An account's limits (0: unlimited; the weight is its share of admission when the API is busy). */
+export interface AccountLimitDefaults {
+  max_memories: number;
+  max_storage_bytes: number;
+  requests_per_minute: number;
+  searches_per_day: number;
+  embeddings_per_day: number;
+  fair_share_weight: number;
+}
+
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   host: string;
@@ -35,6 +45,10 @@ export interface Config {
   logFormat: LogFormat;
   trustProxy: string | boolean | number;
   rateLimit: { perMinute: number; unauthenticatedPerMinute: number; registerPerMinute: number };
+  /** Every account's limits unless the operator set its own (0: unlimited); docs/operations.md, "Account limits and usage". */
+  accountLimits: AccountLimitDefaults;
+  /** Per-account activity counters: how often each API process writes its counts, and how many accounts metrics name. */
+  usage: { flushIntervalMs: number; metricsTopAccounts: number };
   /** How long a process may reuse an API key's row without reading it again; 0 reads it on every request. */
   apiKeyCacheMs: number;
   /** An import job whose process has sent no heartbeat for this long is reported failed (its counts are exact). */
@@ -164,6 +178,14 @@ const schema = Joi.object({
   LOG_FORMAT: Joi.string().valid('json', 'pretty'),
   TRUST_PROXY: Joi.alternatives(Joi.boolean(), Joi.number().integer().min(0), Joi.string()).default(false),
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(100),
+  ACCOUNT_MAX_MEMORIES: Joi.number().integer().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
+  ACCOUNT_MAX_STORAGE_BYTES: Joi.number().integer().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
+  ACCOUNT_REQUESTS_PER_MINUTE: Joi.number().integer().min(0).max(2_147_483_647).default(0),
+  ACCOUNT_SEARCHES_PER_DAY: Joi.number().integer().min(0).max(2_147_483_647).default(0),
+  ACCOUNT_EMBEDDINGS_PER_DAY: Joi.number().integer().min(0).max(2_147_483_647).default(0),
+  ACCOUNT_FAIR_SHARE_WEIGHT: Joi.number().greater(0).max(1_000_000).default(1),
+  USAGE_FLUSH_INTERVAL_MS: Joi.number().integer().min(50).max(60_000).default(1_000),
+  METRICS_TOP_ACCOUNTS: Joi.number().integer().min(0).max(1_000).default(20),
   UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(60),
   REGISTER_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(10),
   API_KEY_CACHE_MS: Joi.number().integer().min(0).max(300_000).default(10_000),
@@ -306,6 +328,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       unauthenticatedPerMinute: v.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE,
       registerPerMinute: v.REGISTER_RATE_LIMIT_PER_MINUTE,
     },
+    accountLimits: {
+      max_memories: v.ACCOUNT_MAX_MEMORIES,
+      max_storage_bytes: v.ACCOUNT_MAX_STORAGE_BYTES,
+      requests_per_minute: v.ACCOUNT_REQUESTS_PER_MINUTE,
+      searches_per_day: v.ACCOUNT_SEARCHES_PER_DAY,
+      embeddings_per_day: v.ACCOUNT_EMBEDDINGS_PER_DAY,
+      fair_share_weight: v.ACCOUNT_FAIR_SHARE_WEIGHT,
+    },
+    usage: { flushIntervalMs: v.USAGE_FLUSH_INTERVAL_MS, metricsTopAccounts: v.METRICS_TOP_ACCOUNTS },
     apiKeyCacheMs: v.API_KEY_CACHE_MS,
     importStaleAfterMs: v.IMPORT_STALE_AFTER_MS,
     importMaxBytes: v.IMPORT_MAX_BYTES,

@@ -9,6 +9,7 @@ export const ERROR_STATUS = {
   request_header_too_large: 431,
   validation_error: 422,
   rate_limit_exceeded: 429,
+  quota_exceeded: 403,
   internal_error: 500,
   service_unavailable: 503,
 } as const;

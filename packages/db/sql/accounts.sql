@@ -26,6 +26,16 @@ WHERE
 LIMIT
   1;
 
+-- accountsRepository.exists(ACCOUNT)
+SELECT
+  "id"
+FROM
+  "accounts"
+WHERE
+  "id" = 'a1000000-0000-4000-8000-000000000001'
+LIMIT
+  1;
+
 -- accountsRepository.count()
 SELECT
   count(*) AS "count"

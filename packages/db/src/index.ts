@@ -29,6 +29,8 @@ export * from './repositories/embedding-queue.repository';
 export * from './repositories/embedding-batches.repository';
 export * from './repositories/project-relationships.repository';
 export * from './repositories/usage.repository';
+export * from './repositories/account-limits.repository';
+export * from './repositories/account-usage.repository';
 export * from './repositories/entity-graph.repository';
 export * from './seal-webhook-secrets';
 export * from './repositories/memory-status-counts.repository';

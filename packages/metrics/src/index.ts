@@ -7,3 +7,4 @@ export { workerMetrics } from './worker-metrics';
 export { dispatcherMetrics } from './dispatcher-metrics';
 export { periodicMetrics } from './periodic-metrics';
 export { admissionMetrics, type AdmissionState } from './admission-metrics';
+export { accountActivityGauges } from './account-activity-gauges';

@@ -1,3 +1,4 @@
+import type { UsageMeter } from '@ams/accounts';
 import type { Config, Logger } from '@ams/core';
 import type { CommonWords, Database, SearchRecorder } from '@ams/db';
 import type { Embedder } from '@ams/embeddings';
@@ -42,4 +43,6 @@ export interface ApiContext extends ProcessContext {
   readRouting?: ReadRouting;
   /** This process's import jobs. */
   imports: ImportJobsPort;
+  /** The accounts' limits (cached) and daily activity counts (flushed about once a second). */
+  usage: UsageMeter;
 }

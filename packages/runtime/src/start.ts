@@ -1,6 +1,7 @@
+import { UsageMeter } from '@ams/accounts';
 import { ConfigError, createLogger, requireSplitMode, secretBoxFor, type Config, type Logger } from '@ams/core';
 import { createDatabase, migrateLatest, sealWebhookSecrets, type Database } from '@ams/db';
-import { apiMetrics, dispatcherMetrics, embeddingBatchMetrics, periodicMetrics, workerMetrics } from '@ams/metrics';
+import { accountActivityGauges, apiMetrics, dispatcherMetrics, embeddingBatchMetrics, periodicMetrics, workerMetrics } from '@ams/metrics';
 import { ImportJobs, type RecordRules } from '@ams/portability';
 import { createWebhookQueue, dispatcherSettings, OutboxReconciler, queuedRetries, WebhookDispatcher } from '@ams/webhooks';
 import type { Embedder } from '@ams/embeddings';
@@ -115,6 +116,9 @@ async function startApi(config: Config, opts: StartOptions): Promise<Started<Api
     staleAfterMs: config.importStaleAfterMs,
   });
   if (standalone) imports.startSweeping();
+  const usage = new UsageMeter({ db: db.knex, logger, defaults: config.accountLimits, flushIntervalMs: config.usage.flushIntervalMs });
+  await usage.start();
+  accountActivityGauges(registry, () => usage.knownToday(), config.usage.metricsTopAccounts);
   const ctx: ApiContext = {
     config,
     logger,
@@ -129,6 +133,7 @@ async function startApi(config: Config, opts: StartOptions): Promise<Started<Api
     metrics: apiMetrics(db.knex, registry),
     readRouting,
     imports,
+    usage,
   };
   const http = opts.http ? await opts.http(ctx) : undefined;
   const metricsServer = standalone ? listenMetrics(registry, config.metrics.port ?? 0, config.metrics.host, logger) : undefined;
@@ -140,6 +145,7 @@ async function startApi(config: Config, opts: StartOptions): Promise<Started<Api
       await http?.close();
       metricsServer?.close();
       await imports.close();
+      await usage.close();
       await ingestion?.close();
       await webhooks?.close();
       if (ownsRedis) await redis?.close();

@@ -5,7 +5,8 @@ import { backpressure, LoadGauge } from './middleware/backpressure';
 import { errorHandler, notFoundRoute } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
 import { answerOptions } from './middleware/options';
-import { apiRateLimit, registerRateLimit } from './middleware/rate-limit';
+import { accountUsage } from './middleware/account-usage';
+import { accountRateLimit, apiRateLimit, registerRateLimit } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import { requestLogger } from './middleware/request-logger';
 import { requestMetrics } from './middleware/request-metrics';
@@ -43,6 +44,8 @@ import { patternsRouter } from './routes/patterns/patterns.router';
 import { projectRelationshipsRouter } from './routes/project-relationships/project-relationships.router';
 import { projectsRouter } from './routes/projects/projects.router';
 import { quotaRouter } from './routes/quota/quota.router';
+import { usageRouter } from './routes/usage/usage.router';
+import { accountLimitsRouter } from './routes/account-limits/account-limits.router';
 import { sessionsRouter } from './routes/sessions/sessions.router';
 import { webhooksRouter } from './routes/webhooks/webhooks.router';
 import { oauthGrantsRouter } from './routes/oauth/oauth-grants.router';
@@ -76,7 +79,7 @@ export function createApp(ctx: AppContext): ApiApp {
   app.locals.load = load;
   // The caller first (its key's row is cached): admission takes the accounts in turn.
   app.use(identifyCaller(ctx));
-  app.use(backpressure(ctx, load));
+  app.use(backpressure(ctx, load, (accountId) => ctx.usage.limitsOf(accountId).fair_share_weight));
   // With read replicas: a read's database is chosen as it starts (runAsRead), a write's fence recorded as it ends.
   if (ctx.readRouting) {
     app.locals.routeRead = (req: express.Request) => routeRead(ctx, req);
@@ -86,11 +89,13 @@ export function createApp(ctx: AppContext): ApiApp {
   app.use(consoleRouter(ctx)); // the web console's static files, before rate limits
   const apiLimiter = apiRateLimit(ctx.config.rateLimit.perMinute, ctx.config.rateLimit.unauthenticatedPerMinute, limits);
   const registerLimiter = registerRateLimit(ctx.config.rateLimit.registerPerMinute, limits);
+  // Beside each key's budget, the account's (requests_per_minute, all its keys together).
+  const accountLimiter = accountRateLimit((accountId) => ctx.usage.limitsOf(accountId).requests_per_minute, limits);
   const close = async () => {
     load.close();
-    await Promise.all([apiLimiter.close(), registerLimiter.close()]);
+    await Promise.all([apiLimiter.close(), registerLimiter.close(), accountLimiter.close()]);
   };
-  app.use(apiLimiter);
+  app.use(apiLimiter, accountLimiter);
   app.use(answerOptions(app));
 
   // Public routes.
@@ -111,6 +116,8 @@ export function createApp(ctx: AppContext): ApiApp {
   app.use(importRouter(ctx));
   app.use('/v1/memories/batch', jsonBody(BATCH_BODY_LIMIT));
   app.use(jsonBody(BODY_LIMIT));
+  // Counts the account's requests, searches and embeddings; refuses past a daily limit.
+  app.use(accountUsage(ctx.usage));
   // Each router names the scope of each of its routes. The routers for existing clients' endpoints come first: their
   // literal segments (/v1/projects/shared-patterns, /v1/patterns/suggest, ...) win over `{id}`.
   app.use(projectRelationshipsRouter(ctx));
@@ -120,6 +127,7 @@ export function createApp(ctx: AppContext): ApiApp {
   app.use(memoryHistoryRouter(ctx));
   app.use(entityGraphRouter(ctx));
   app.use(quotaRouter(ctx));
+  app.use(usageRouter(ctx), accountLimitsRouter(ctx));
   app.use(embedRouter(ctx));
   app.use(apiKeysRouter(ctx));
   app.use(oauthGrantsRouter(ctx));

@@ -1,4 +1,4 @@
-import type { KeyCheckDeps, OAuthDeps } from '@ams/accounts';
+import type { KeyCheckDeps, LimitsDeps, OAuthDeps } from '@ams/accounts';
 import { secretBoxFor } from '@ams/core';
 import type { RetieringDeps } from '@ams/memories';
 import type { ReembedDeps } from '@ams/vectors';
@@ -55,3 +55,6 @@ export const retieringDeps = (ctx: AppContext): RetieringDeps => ({
   dispatch: ctx.webhookDispatch,
   searches: ctx.searches,
 });
+
+/** Account limits and usage: the database and the process's usage meter. */
+export const limitsDeps = (ctx: AppContext): LimitsDeps => ({ db: ctx.db.knex, meter: ctx.usage });

@@ -617,6 +617,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's usage against its limits
+         * @description Live memories, their stored bytes (content + metadata as JSON text + 4 bytes per vector dimension) and vectors, and the requests, searches and embeddings of today and this month (UTC), each with its limit (null: unlimited).
+         *
+         *     Requires the `read` scope.
+         */
+        get: operations["getV1Usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Any account's usage (operator)
+         * @description Live memories, their stored bytes (content + metadata as JSON text + 4 bytes per vector dimension) and vectors, and the requests, searches and embeddings of today and this month (UTC), each with its limit (null: unlimited). Only an admin key of the operator's account may read another account's.
+         *
+         *     Requires the `admin` scope.
+         */
+        get: operations["getV1AdminUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/accounts/{id}/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's limits
+         * @description Only an admin key of the operator's account (the oldest, whose key the first start printed) may use it. Each limit is a whole number ≥ 0 (0: unlimited) or null (the configured default); `fair_share_weight` is a number > 0. The answer holds the limits in force, the account's own `overrides` and the `defaults`. Unknown members are refused (422).
+         *
+         *     Requires the `admin` scope.
+         */
+        get: operations["getV1AdminAccountsIdLimits"];
+        /**
+         * Set an account's limits (all of them: an absent one returns to its default)
+         * @description Only an admin key of the operator's account (the oldest, whose key the first start printed) may use it. Each limit is a whole number ≥ 0 (0: unlimited) or null (the configured default); `fair_share_weight` is a number > 0. The answer holds the limits in force, the account's own `overrides` and the `defaults`. Unknown members are refused (422).
+         *
+         *     Requires the `admin` scope.
+         */
+        put: operations["putV1AdminAccountsIdLimits"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change some of an account's limits (null: back to the default)
+         * @description Only an admin key of the operator's account (the oldest, whose key the first start printed) may use it. Each limit is a whole number ≥ 0 (0: unlimited) or null (the configured default); `fair_share_weight` is a number > 0. The answer holds the limits in force, the account's own `overrides` and the `defaults`. Unknown members are refused (422).
+         *
+         *     Requires the `admin` scope.
+         */
+        patch: operations["patchV1AdminAccountsIdLimits"];
+        trace?: never;
+    };
     "/v1/embed": {
         parameters: {
             query?: never;
@@ -1660,7 +1738,7 @@ export interface components {
     schemas: {
         Error: {
             /** @enum {string} */
-            type: "bad_request" | "unauthorized" | "authorization_error" | "not_found" | "conflict" | "payload_too_large" | "request_header_too_large" | "validation_error" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
+            type: "bad_request" | "unauthorized" | "authorization_error" | "not_found" | "conflict" | "payload_too_large" | "request_header_too_large" | "validation_error" | "rate_limit_exceeded" | "quota_exceeded" | "internal_error" | "service_unavailable";
             message: string;
             code: number;
             request_id: string;
@@ -6981,6 +7059,783 @@ export interface operations {
                 };
             };
             /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1Usage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calling account's usage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "usage";
+                        /** Format: uuid */
+                        account_id: string;
+                        /** @description The UTC day counted as today (YYYY-MM-DD) */
+                        day: string;
+                        /** @description The UTC month counted as this month (YYYY-MM) */
+                        month: string;
+                        memories: {
+                            used: number;
+                            limit: number | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        storage_bytes: {
+                            used: number;
+                            limit: number | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        vectors: {
+                            used: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        requests: {
+                            today: number;
+                            this_month: number;
+                            limit_per_minute: number | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        searches: {
+                            today: number;
+                            this_month: number;
+                            limit_per_day: number | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        embeddings: {
+                            today: number;
+                            this_month: number;
+                            limit_per_day: number | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        fair_share_weight: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`read`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1AdminUsage: {
+        parameters: {
+            query: {
+                account: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's usage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "usage";
+                        /** Format: uuid */
+                        account_id: string;
+                        /** @description The UTC day counted as today (YYYY-MM-DD) */
+                        day: string;
+                        /** @description The UTC month counted as this month (YYYY-MM) */
+                        month: string;
+                        memories: {
+                            used: number;
+                            limit: number | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        storage_bytes: {
+                            used: number;
+                            limit: number | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        vectors: {
+                            used: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        requests: {
+                            today: number;
+                            this_month: number;
+                            limit_per_minute: number | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        searches: {
+                            today: number;
+                            this_month: number;
+                            limit_per_day: number | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        embeddings: {
+                            today: number;
+                            this_month: number;
+                            limit_per_day: number | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        fair_share_weight: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is not an admin key of the operator's account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1AdminAccountsIdLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The limits in force, the overrides and the defaults */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "account_limits";
+                        /** Format: uuid */
+                        account_id: string;
+                        max_memories: number;
+                        max_storage_bytes: number;
+                        requests_per_minute: number;
+                        searches_per_day: number;
+                        embeddings_per_day: number;
+                        fair_share_weight: number;
+                        overrides: {
+                            max_memories: number | null;
+                            max_storage_bytes: number | null;
+                            requests_per_minute: number | null;
+                            searches_per_day: number | null;
+                            embeddings_per_day: number | null;
+                            fair_share_weight: number | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        defaults: {
+                            max_memories: number;
+                            max_storage_bytes: number;
+                            requests_per_minute: number;
+                            searches_per_day: number;
+                            embeddings_per_day: number;
+                            fair_share_weight: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** Format: date-time */
+                        updated_at: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is not an admin key of the operator's account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putV1AdminAccountsIdLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "max_memories": 10000,
+                 *       "max_storage_bytes": 104857600,
+                 *       "requests_per_minute": 600,
+                 *       "searches_per_day": 5000,
+                 *       "embeddings_per_day": 20000,
+                 *       "fair_share_weight": 2
+                 *     }
+                 */
+                "application/json": {
+                    max_memories?: number | null;
+                    max_storage_bytes?: number | null;
+                    requests_per_minute?: number | null;
+                    searches_per_day?: number | null;
+                    embeddings_per_day?: number | null;
+                    fair_share_weight?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The limits now in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "account_limits";
+                        /** Format: uuid */
+                        account_id: string;
+                        max_memories: number;
+                        max_storage_bytes: number;
+                        requests_per_minute: number;
+                        searches_per_day: number;
+                        embeddings_per_day: number;
+                        fair_share_weight: number;
+                        overrides: {
+                            max_memories: number | null;
+                            max_storage_bytes: number | null;
+                            requests_per_minute: number | null;
+                            searches_per_day: number | null;
+                            embeddings_per_day: number | null;
+                            fair_share_weight: number | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        defaults: {
+                            max_memories: number;
+                            max_storage_bytes: number;
+                            requests_per_minute: number;
+                            searches_per_day: number;
+                            embeddings_per_day: number;
+                            fair_share_weight: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** Format: date-time */
+                        updated_at: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is not an admin key of the operator's account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchV1AdminAccountsIdLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "searches_per_day": 1000,
+                 *       "max_memories": null
+                 *     }
+                 */
+                "application/json": {
+                    max_memories?: number | null;
+                    max_storage_bytes?: number | null;
+                    requests_per_minute?: number | null;
+                    searches_per_day?: number | null;
+                    embeddings_per_day?: number | null;
+                    fair_share_weight?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The limits now in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "account_limits";
+                        /** Format: uuid */
+                        account_id: string;
+                        max_memories: number;
+                        max_storage_bytes: number;
+                        requests_per_minute: number;
+                        searches_per_day: number;
+                        embeddings_per_day: number;
+                        fair_share_weight: number;
+                        overrides: {
+                            max_memories: number | null;
+                            max_storage_bytes: number | null;
+                            requests_per_minute: number | null;
+                            searches_per_day: number | null;
+                            embeddings_per_day: number | null;
+                            fair_share_weight: number | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        defaults: {
+                            max_memories: number;
+                            max_storage_bytes: number;
+                            requests_per_minute: number;
+                            searches_per_day: number;
+                            embeddings_per_day: number;
+                            fair_share_weight: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** Format: date-time */
+                        updated_at: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is not an admin key of the operator's account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
             422: {
                 headers: {
                     [name: string]: unknown;

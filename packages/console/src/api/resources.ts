@@ -45,3 +45,4 @@ export type DeliveryPage = Ok<'/v1/webhooks/{id}/deliveries', 'get', 200>;
 export type ApiKeyPage = Ok<'/v1/api-keys', 'get', 200>;
 export type NewApiKey = Ok<'/v1/api-keys', 'post', 201>;
 export type OAuthGrantPage = Ok<'/v1/oauth/grants', 'get', 200>;
+export type AccountUsage = Ok<'/v1/usage', 'get', 200>;

@@ -11,9 +11,9 @@ export interface Bar {
   tone?: string;
 }
 
-export function ScoreBars({ bars, label }: { bars: Bar[]; label: string }) {
+export function ScoreBars({ bars, label, class: extra }: { bars: Bar[]; label: string; class?: string }) {
   return (
-    <dl class="score-bars" aria-label={label}>
+    <dl class={extra ? `score-bars ${extra}` : 'score-bars'} aria-label={label}>
       {bars.map((b) => {
         const share = b.max > 0 ? Math.max(0, Math.min(1, b.value / b.max)) : 0;
         return (

@@ -10,13 +10,15 @@ import { useSession } from '../session';
 import { useAction, useResource } from '../use-resource';
 import { OAuthGrants } from './oauth-grants-section';
 import { RetieringSection } from './retiering-section';
+import { UsageSection } from './usage-section';
 
 export function OperationsPage() {
   const { can } = useSession();
   return (
     <>
-      <PageHeader title="Operations" subtitle="Health, ingestion, webhooks, keys and connected hosts." />
+      <PageHeader title="Operations" subtitle="Health, usage, ingestion, webhooks, keys and connected hosts." />
       <HealthSection />
+      <UsageSection />
       <IngestionSection />
       <FailedEmbeddings />
       <RetieringSection />

@@ -29,6 +29,10 @@ export const accountsRepository = {
     return db('accounts').whereRaw('lower(email) = lower(?)', [email]).first();
   },
 
+  async exists(db: Knex, id: string): Promise<boolean> {
+    return Boolean(await db('accounts').where({ id }).first('id'));
+  },
+
   async count(db: Knex): Promise<number> {
     const row = await db('accounts').count<{ count: number }[]>('* as count').first();
     return Number(row?.count ?? 0);

@@ -32,6 +32,16 @@ function fromDatabase(err: unknown): ApiError | undefined {
   return isDatabaseUnavailable(err) ? new ApiError('service_unavailable', 'The database is unavailable; retry later.') : undefined;
 }
 
+/**
+ * A write the memories trigger refused for the account's storage limits (SQLSTATE AQ001, migration
+ * 080): its message names the limit and the usage. Citus re-raises a worker's error with its code.
+ */
+function fromQuota(err: unknown): ApiError | undefined {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  if (e?.code !== 'AQ001' || typeof e.message !== 'string') return undefined;
+  return new ApiError('quota_exceeded', e.message.replace(/^.*?(?=(Memory|Storage) quota exceeded)/s, ''));
+}
+
 export const notFoundRoute: RequestHandler = (req, _res, next) => {
   next(new ApiError('not_found', `No route for ${req.method} ${req.path}`));
 };
@@ -44,7 +54,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const abandoned = requestSignal(req);
     if (abandoned.aborted && isApiError(abandoned.reason) && !isApiError(err)) err = abandoned.reason;
     const unavailable = isApiError(err) ? undefined : fromDatabase(err);
-    const apiError = isApiError(err) ? err : (fromBodyParser(err) ?? fromHttpError(err) ?? unavailable);
+    const apiError = isApiError(err) ? err : (fromBodyParser(err) ?? fromHttpError(err) ?? fromQuota(err) ?? unavailable);
     if (unavailable) (req.log ?? logger.child({ request_id: req.requestId })).warn('database unavailable', { error: (err as Error).message });
     if (!apiError) {
       (req.log ?? logger.child({ request_id: req.requestId })).error('unhandled error', {

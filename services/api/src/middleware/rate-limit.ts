@@ -19,8 +19,19 @@ const secondsUntil = (resetTime: Date | undefined) =>
 /** A limiter's middleware; close() stops its store's timers (the app's close). */
 export type RateLimiter = RequestHandler & { close(): Promise<void> };
 
+type Req = Parameters<RequestHandler>[0];
+
+/** How a limiter reports: the rate headers and req.rateLimit (the key's budget), or neither (a second budget). */
+interface LimiterShape {
+  headers: boolean;
+  /** Requests it does not count. */
+  skip?: (req: Req) => boolean;
+  /** The 429's message, given the seconds to wait. */
+  message?: (req: Req, seconds: number) => string;
+}
+
 /** `key`: whose budget a request spends; `limitOf`: that budget per window, from the key. */
-function limiter(name: string, key: (req: Parameters<RequestHandler>[0]) => string, limitOf: (key: string) => number, s: RateLimitSettings): RateLimiter {
+function limiter(name: string, key: (req: Req) => string, limitOf: (key: string) => number, s: RateLimitSettings, shape: LimiterShape = { headers: true }): RateLimiter {
   const store = new ResilientStore(s.redis, `${s.keyPrefix}:rl:${name}:`, s.logger, limitOf, s.redis && censusFor(s.redis, s.keyPrefix).retain());
   const handler = rateLimit({
     windowMs: WINDOW_MS,
@@ -28,13 +39,15 @@ function limiter(name: string, key: (req: Parameters<RequestHandler>[0]) => stri
     limit: (req) => store.effectiveLimit(limitOf(key(req))),
     keyGenerator: (req) => key(req),
     standardHeaders: false,
-    legacyHeaders: true, // X-RateLimit-Limit / -Remaining / -Reset (Unix seconds)
+    legacyHeaders: shape.headers, // X-RateLimit-Limit / -Remaining / -Reset (Unix seconds)
+    requestPropertyName: shape.headers ? 'rateLimit' : `rateLimit_${name}`,
+    skip: shape.skip,
     store,
     handler: (req, res, next) => {
-      const info = (req as unknown as { rateLimit?: { resetTime?: Date } }).rateLimit;
+      const info = (req as unknown as Record<string, { resetTime?: Date } | undefined>)[shape.headers ? 'rateLimit' : `rateLimit_${name}`];
       const seconds = secondsUntil(info?.resetTime);
       res.setHeader('Retry-After', String(seconds));
-      next(new ApiError('rate_limit_exceeded', `Rate limit exceeded. Retry in ${seconds} seconds.`));
+      next(new ApiError('rate_limit_exceeded', shape.message?.(req, seconds) ?? `Rate limit exceeded. Retry in ${seconds} seconds.`));
     },
   });
   return Object.assign(handler, { close: () => store.shutdown() });
@@ -50,4 +63,19 @@ export function apiRateLimit(perKey: number, perIp: number, s: RateLimitSettings
 /** Registration hashes a password: a tighter, separate budget per IP. */
 export function registerRateLimit(perIp: number, s: RateLimitSettings): RateLimiter {
   return limiter('register', (req) => `ip:${clientIp(req)}`, () => perIp, s);
+}
+
+/**
+ * The account's requests_per_minute, all its keys together (beside each key's budget): its own
+ * limit or the default, from the cached limits; 0 is none (not counted). No rate headers: those
+ * stay the key's.
+ */
+export function accountRateLimit(perMinuteOf: (accountId: string) => number, s: RateLimitSettings): RateLimiter {
+  const accountOf = (key: string) => key.slice('account:'.length);
+  return limiter('account', (req) => `account:${req.auth?.accountId ?? ''}`, (key) => perMinuteOf(accountOf(key)), s, {
+    headers: false,
+    skip: (req) => !req.auth || perMinuteOf(req.auth.accountId) <= 0,
+    message: (req, seconds) =>
+      `Rate limit exceeded: requests_per_minute is ${perMinuteOf(req.auth!.accountId)} for this account (all its keys together), and all of them are used this minute. Retry in ${seconds} seconds.`,
+  });
 }

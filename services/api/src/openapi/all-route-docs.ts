@@ -10,6 +10,8 @@ import { memoryHistoryOpenApi } from '../routes/memory-history/memory-history.op
 import { patternSuggestionsOpenApi } from '../routes/pattern-suggestions/pattern-suggestions.openapi';
 import { projectRelationshipsOpenApi } from '../routes/project-relationships/project-relationships.openapi';
 import { quotaOpenApi } from '../routes/quota/quota.openapi';
+import { usageOpenApi } from '../routes/usage/usage.openapi';
+import { accountLimitsOpenApi } from '../routes/account-limits/account-limits.openapi';
 import { contextOpenApi } from '../routes/context/context.openapi';
 import { decisionsOpenApi } from '../routes/decisions/decisions.openapi';
 import { entitiesOpenApi } from '../routes/entities/entities.openapi';
@@ -54,6 +56,8 @@ export const ROUTE_DOCS: RouteDocs = {
   ...patternSuggestionsOpenApi,
   ...projectRelationshipsOpenApi,
   ...quotaOpenApi,
+  ...usageOpenApi,
+  ...accountLimitsOpenApi,
   ...embedOpenApi,
   ...consoleOpenApi,
   ...currentKeyOpenApi,

@@ -47,3 +47,16 @@ export function validate<T>(schema: Schema, input: unknown): T {
   }
   return value as T;
 }
+
+/**
+ * validate(), strict: for operator settings, where a misspelt member silently ignored would leave a
+ * limit unset. Unknown members are refused (422 naming them), JSON null is kept (it means "back to
+ * the default"), and nothing is converted ("5" is not 5).
+ */
+export function validateExact<T>(schema: Schema, input: unknown): T {
+  traceValidation(schema);
+  schemaCapture.getStore()?.(schema, input);
+  const { value, error } = schema.validate(input ?? {}, { abortEarly: false, convert: false, allowUnknown: false, errors: { wrap: { label: false } } });
+  if (error) throw ApiError.validation(error.details.map((d) => ({ field: d.path.join('.') || (d.context?.key ?? ''), message: d.message })));
+  return value as T;
+}

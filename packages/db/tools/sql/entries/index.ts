@@ -28,6 +28,7 @@ import { searchEvents } from './search-events';
 import { searchHits } from './search-hits';
 import { sessions } from './sessions';
 import { usage } from './usage';
+import { accountLimits, accountUsage } from './account-limits';
 import { webhookDeliveries } from './webhook-deliveries';
 import { webhooks } from './webhooks';
 
@@ -42,6 +43,8 @@ export interface SqlFile {
 }
 
 export const FILES: SqlFile[] = [
+  { name: 'account-limits', repositories: [accountLimits] },
+  { name: 'account-usage', repositories: [accountUsage] },
   { name: 'accounts', repositories: [accounts] },
   { name: 'agents', repositories: [agents], helpers: { activityIsStale: "the condition in agentsRepository.markActive and newMemoriesRepository.insertWithRecords' active step" } },
   { name: 'api-keys', repositories: [apiKeys] },
