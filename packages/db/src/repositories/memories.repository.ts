@@ -78,6 +78,12 @@ export const MEMORY_RETURNING = MEMORY_COLUMNS.map((c) => c.replace('memories.',
 export interface NewMemory {
   accountId: string;
   agentId: string;
+  /**
+   * The agent came from a reference (a name or id, maybe the process's cache, agent-id-cache.ts):
+   * the INSERT names it through live_agent(), so the row is refused (isAgentGone) when the agent
+   * has been deleted since. A key's bound agent is stored as it is.
+   */
+  agentMustBeLive?: boolean;
   content: string;
   metadata: Record<string, unknown>;
   memoryType: MemoryType;
@@ -128,7 +134,7 @@ export function memoryInsertRow(m: NewMemory & { id?: string }, db?: Knex) {
   return {
     ...(m.id ? { id: m.id } : {}),
     account_id: m.accountId,
-    agent_id: m.agentId,
+    agent_id: m.agentMustBeLive && db ? db.raw('live_agent(?::uuid, ?::uuid)', [m.accountId, m.agentId]) : m.agentId,
     content: m.content,
     metadata: m.metadata,
     memory_type: m.memoryType,
