@@ -311,7 +311,7 @@ export const semanticSet = (f: SearchFilters) => (db: Knex) => searchable(db, f,
  * built as text with no query builder (a search's hot statement is assembled from it as text:
  * searchHitsRepository.nearest), and the rows as a query for the other legs (searchable).
  */
-export function searchableWhere(f: SearchFilters, embeddingModel?: string): Where {
+export function searchableWhere(f: SearchFilters, embeddingModel?: string): { sql: string; bindings: unknown[] } {
   const w = new Where();
   w.add('memories.account_id = ?', [f.accountId]);
   w.add('memories.deleted_at IS NULL');
