@@ -3,8 +3,8 @@
  * validation, the driver, JSON), the API's other threads (the model's, libuv's, the collector's),
  * this bench process (its HTTP clients, or the bare pipeline), PostgreSQL (the backends of the
  * bench's database, when it is named: the cluster may serve others), Redis and the rest of the box.
- * A process counts only while it runs through both samples, so one that ends in between (another
- * database's backend) does not subtract its whole life. It moves less with the machine's other load
+ * A process that ends between two samples is left out (it would subtract its whole life); one
+ * that starts in between counts its whole life. It moves less with the machine's other load
  * than rates do, and shows where a search's cost goes beside the bare pipeline's. NaN where /proc
  * is missing.
  */
@@ -86,8 +86,9 @@ export function cpuByGroup(apiPid: number, database?: string): CpuSample {
 export function cpuPerRequest(before: CpuSample, after: CpuSample, requests: number): Record<CpuGroup, number> & { total: number } {
   const seconds = Object.fromEntries(CPU_GROUPS.map((g) => [g, 0])) as Record<CpuGroup, number>;
   for (const [key, now] of after.processes) {
+    // A process started in between (a pool's new connection) counts its whole life.
     const then = before.processes.get(key);
-    if (then && then.group === now.group) seconds[now.group] += now.seconds - then.seconds;
+    seconds[now.group] += now.seconds - (then?.group === now.group ? then.seconds : 0);
   }
   seconds.other = after.box - before.box - CPU_GROUPS.reduce((sum, g) => (g === 'other' ? sum : sum + seconds[g]), 0);
   const per = Object.fromEntries(CPU_GROUPS.map((g) => [g, (seconds[g] * 1000) / Math.max(1, requests)])) as Record<CpuGroup, number>;
