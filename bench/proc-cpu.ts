@@ -1,9 +1,12 @@
 /**
  * CPU time from /proc, by who spent it: the API's main thread (its event loop: HTTP, auth,
  * validation, the driver, JSON), the API's other threads (the model's, libuv's, the collector's),
- * this bench process (its HTTP clients, or the bare pipeline), PostgreSQL, Redis and the rest of the
- * box. It moves less with the machine's other load than rates do, and shows where a search's cost
- * goes beside the bare pipeline's. NaN where /proc is missing.
+ * this bench process (its HTTP clients, or the bare pipeline), PostgreSQL (the backends of the
+ * bench's database, when it is named: the cluster may serve others), Redis and the rest of the box.
+ * A process that ends between two samples is left out (it would subtract its whole life); one
+ * that starts in between counts its whole life. It moves less with the machine's other load
+ * than rates do, and shows where a search's cost goes beside the bare pipeline's. NaN where /proc
+ * is missing.
  */
 import fs from 'node:fs';
 
@@ -11,7 +14,11 @@ const CLOCK_TICKS = 100;
 
 export const CPU_GROUPS = ['api main', 'api threads', 'bench', 'postgres', 'redis', 'other'] as const;
 type CpuGroup = (typeof CPU_GROUPS)[number];
-export type CpuSample = Record<CpuGroup, number>;
+/** CPU seconds so far of each process (and the API's main thread) counted, with its group; the box's busy seconds. */
+export interface CpuSample {
+  processes: Map<string, { group: CpuGroup; seconds: number }>;
+  box: number;
+}
 
 /** utime + stime of a /proc stat line, in seconds; its command name. */
 function readStat(file: string): { comm: string; seconds: number } | undefined {
@@ -42,36 +49,48 @@ function boxBusySeconds(): number {
   }
 }
 
-/** CPU seconds spent so far by each group, the API being process `apiPid`. */
-export function cpuByGroup(apiPid: number): CpuSample {
-  const out: CpuSample = { 'api main': 0, 'api threads': 0, bench: 0, postgres: 0, redis: 0, other: 0 };
-  let known = 0;
+/** The database a PostgreSQL backend serves, from its title (`postgres: [cluster: ]user database host(port) state`); none for the server's own processes. */
+function backendDatabase(pid: number): string | undefined {
+  try {
+    const title = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0+$/, '');
+    return /^postgres: (?:\S+: )?\S+ (\S+) (?:\S+\(\d+\)|\[local\])/.exec(title)?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU seconds spent so far by each process of a group, the API being process `apiPid`; with `database`, PostgreSQL is its backends. */
+export function cpuByGroup(apiPid: number, database?: string): CpuSample {
+  const processes: CpuSample['processes'] = new Map();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const pid = Number(entry);
     const proc = readStat(`/proc/${pid}/stat`);
     if (!proc) continue;
-    let group: CpuGroup | undefined;
     if (pid === apiPid) {
       const main = mainThreadCpuSeconds(pid);
-      out['api main'] += main;
-      out['api threads'] += proc.seconds - main;
-      known += proc.seconds;
+      processes.set(`${pid}/main`, { group: 'api main', seconds: main });
+      processes.set(`${pid}`, { group: 'api threads', seconds: proc.seconds - main });
       continue;
     }
+    let group: CpuGroup | undefined;
     if (pid === process.pid) group = 'bench';
-    else if (proc.comm === 'postgres') group = 'postgres';
+    else if (proc.comm === 'postgres') group = database === undefined || backendDatabase(pid) === database ? 'postgres' : undefined;
     else if (proc.comm.startsWith('redis-server')) group = 'redis';
-    if (!group) continue;
-    out[group] += proc.seconds;
-    known += proc.seconds;
+    if (group) processes.set(`${pid}`, { group, seconds: proc.seconds });
   }
-  out.other = boxBusySeconds() - known;
-  return out;
+  return { processes, box: boxBusySeconds() };
 }
 
 /** Milliseconds of CPU per request in each group between two samples, and their sum. */
-export function cpuPerRequest(before: CpuSample, after: CpuSample, requests: number): CpuSample & { total: number } {
-  const per = Object.fromEntries(CPU_GROUPS.map((g) => [g, ((after[g] - before[g]) * 1000) / Math.max(1, requests)])) as CpuSample;
+export function cpuPerRequest(before: CpuSample, after: CpuSample, requests: number): Record<CpuGroup, number> & { total: number } {
+  const seconds = Object.fromEntries(CPU_GROUPS.map((g) => [g, 0])) as Record<CpuGroup, number>;
+  for (const [key, now] of after.processes) {
+    // A process started in between (a pool's new connection) counts its whole life.
+    const then = before.processes.get(key);
+    seconds[now.group] += now.seconds - (then?.group === now.group ? then.seconds : 0);
+  }
+  seconds.other = after.box - before.box - CPU_GROUPS.reduce((sum, g) => (g === 'other' ? sum : sum + seconds[g]), 0);
+  const per = Object.fromEntries(CPU_GROUPS.map((g) => [g, (seconds[g] * 1000) / Math.max(1, requests)])) as Record<CpuGroup, number>;
   return { ...per, total: CPU_GROUPS.reduce((sum, g) => sum + per[g], 0) };
 }

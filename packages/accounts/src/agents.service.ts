@@ -1,5 +1,5 @@
 import { ApiError, toIso } from '@ams/core';
-import { AgentCounts, AgentRow, agentsRepository, isUniqueViolation, memoryVersionsRepository, PageParams, searchEventsRepository } from '@ams/db';
+import { AgentCounts, AgentRow, agentIdCacheFor, agentsRepository, isUniqueViolation, memoryVersionsRepository, PageParams, searchEventsRepository } from '@ams/db';
 import type { AccountDeps, AuthContext } from './deps';
 
 /** Validated input (the route schema types its body with it). */
@@ -81,6 +81,8 @@ export async function patchAgent(deps: AccountDeps, auth: AuthContext, id: strin
   await requireAgent(deps, auth, id);
   try {
     const row = await agentsRepository.update(deps.db, auth.accountId, id, body);
+    // Again once committed (see deleteAgent).
+    if (body.name !== undefined) agentIdCacheFor(deps.db).forgetAgent(auth.accountId, id);
     if (!row) throw ApiError.notFound('Agent');
     return present(deps, row);
   } catch (err) {
@@ -97,6 +99,8 @@ export async function deleteAgent(deps: AccountDeps, auth: AuthContext, id: stri
     await memoryVersionsRepository.setActor(trx, { keyId: auth.keyId, agentId: auth.agentId });
     return agentsRepository.softDeleteWithMemories(trx, auth.accountId, id);
   });
+  // Again once committed: a lookup that read the agent live before the commit may have cached it.
+  agentIdCacheFor(deps.db).forgetAgent(auth.accountId, id);
   if (!deleted) throw ApiError.notFound('Agent');
 }
 

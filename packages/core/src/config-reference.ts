@@ -37,6 +37,7 @@ const CONFIG_MEANINGS: Readonly<Record<string, { meaning: string; default?: stri
   IMPORT_STALE_AFTER_MS: { meaning: 'a running import job without a heartbeat this long is failed by the next sweep ([Import jobs](#import-jobs))' },
   IMPORT_MAX_BYTES: { meaning: 'the largest import upload accepted; a larger one is refused with 413 before any job starts, and the part received is deleted ([Import jobs](#import-jobs))', default: '`1073741824` (1 GiB)' },
   API_KEY_CACHE_MS: { meaning: "how long a process reuses a key's row; a key revoked through another process stops within this; `0`: read on every request" },
+  AGENT_CACHE_MS: { meaning: "how long a process reuses the id an agent name (or id) resolved to; a create still refuses a deleted agent at once, a read or a create by a name renamed through another process follows within this ([Agents by id or name](api.md#agents-by-id-or-name)); `0`: looked up every time" },
   MAX_IN_FLIGHT_REQUESTS: { meaning: 'requests handled at once per API process; `0`: no bound ([Overload](#overload))', default: 'CPU cores, at least 2' },
   MAX_IN_FLIGHT_PER_ACCOUNT: { meaning: 'slots one account may hold at once; `0`: all of them ([Overload](#overload))', default: '`0`' },
   MAX_QUEUED_REQUESTS: { meaning: "requests that may wait for a slot, each account in its own queue and the accounts in turn; beyond it the busiest account's newest waiter, or the newcomer if it is the busiest, gets 503 at once; `0`: nobody waits", default: '16 × `MAX_IN_FLIGHT_REQUESTS`' },

@@ -51,6 +51,8 @@ export interface Config {
   usage: { flushIntervalMs: number; metricsTopAccounts: number };
   /** How long a process may reuse an API key's row without reading it again; 0 reads it on every request. */
   apiKeyCacheMs: number;
+  /** AGENT_CACHE_MS: how long a process reuses an agent reference's id (0: looked up every time). */
+  agentCacheMs: number;
   /** An import job whose process has sent no heartbeat for this long is reported failed (its counts are exact). */
   importStaleAfterMs: number;
   /** The largest import upload accepted, in bytes (it is spooled to a temporary file before the job starts). */
@@ -189,6 +191,7 @@ const schema = Joi.object({
   UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(60),
   REGISTER_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(10),
   API_KEY_CACHE_MS: Joi.number().integer().min(0).max(300_000).default(10_000),
+  AGENT_CACHE_MS: Joi.number().integer().min(0).max(300_000).default(10_000),
   IMPORT_STALE_AFTER_MS: Joi.number().integer().min(1_000).max(3_600_000).default(30_000),
   IMPORT_MAX_BYTES: Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER).default(1024 ** 3),
   // One per core, at least 2: npm run bench:load held the accepted p99 at twice the sustainable rate
@@ -338,6 +341,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     usage: { flushIntervalMs: v.USAGE_FLUSH_INTERVAL_MS, metricsTopAccounts: v.METRICS_TOP_ACCOUNTS },
     apiKeyCacheMs: v.API_KEY_CACHE_MS,
+    agentCacheMs: v.AGENT_CACHE_MS,
     importStaleAfterMs: v.IMPORT_STALE_AFTER_MS,
     importMaxBytes: v.IMPORT_MAX_BYTES,
     backpressure: {

@@ -5,9 +5,9 @@
 -- Ids: a1… account, a2… agent, a3… project, a4… session, a5… memory, a6… entity, a7… decision, a8… pattern, a9… webhook, b1… delivery, b2… API key, b3… import job, b4… event, b5… re-embed run, c1… OAuth request, c2… OAuth grant.
 --
 -- agentDefaultExpiry: agent_default_expiry(…) in memoriesRepository.insertMany's rows
--- applyValidity: the valid_from / valid_until conditions of every search (see semanticCandidates with as_of)
 -- keywordSet: the filters of keywordCandidates and searchHitsRepository.keyword (search-hits.sql)
 -- memoryInsertRow: the row of insertMany and newMemoriesRepository.insertWithRecords (new-memories.sql)
+-- searchableWhere: the filters of every search, as text (keywordSet, semanticSet and searchHitsRepository.nearest; the valid_from / valid_until conditions: see semanticCandidates with as_of)
 -- semanticSet: the filters of semanticCandidates and searchHitsRepository.nearest (search-hits.sql)
 
 -- memoriesRepository.insertMany(
@@ -636,25 +636,25 @@ FROM
     FROM
       "memories"
     WHERE
-      "memories"."account_id" = 'a1000000-0000-4000-8000-000000000001'
-      AND "memories"."deleted_at" IS NULL
-      AND "memories"."embedding_status" = 'ready'
-      AND "memories"."agent_id" = 'a2000000-0000-4000-8000-000000000001'
-      AND "memories"."visibility" = 'private'
-      AND "memories"."archived" = false
+      memories.account_id = 'a1000000-0000-4000-8000-000000000001'
+      AND memories.deleted_at IS NULL
+      AND memories.embedding_status = 'ready'
+      AND memories.agent_id = 'a2000000-0000-4000-8000-000000000001'
+      AND memories.visibility = 'private'
+      AND memories.archived = FALSE
       AND (
-        "memories"."expires_at" IS NULL
+        memories.expires_at IS NULL
         OR memories.expires_at > now()
       )
       AND (
-        "memories"."valid_from" IS NULL
-        OR "memories"."valid_from" <= now()
+        memories.valid_from IS NULL
+        OR memories.valid_from <= now()
       )
       AND (
-        "memories"."valid_until" IS NULL
-        OR "memories"."valid_until" > now()
+        memories.valid_until IS NULL
+        OR memories.valid_until > now()
       )
-      AND "memories"."embedding_model" = 'Xenova/all-MiniLM-L6-v2'
+      AND memories.embedding_model = 'Xenova/all-MiniLM-L6-v2'
       AND vector_dims (memories.embedding) = 384
     ORDER BY
       "distance" ASC
@@ -684,14 +684,14 @@ FROM
     FROM
       "memories"
     WHERE
-      "memories"."account_id" = 'a1000000-0000-4000-8000-000000000001'
-      AND "memories"."deleted_at" IS NULL
-      AND "memories"."embedding_status" = 'ready'
-      AND "memories"."agent_id" = 'a2000000-0000-4000-8000-000000000001'
-      AND "memories"."tier" = 'warm'
-      AND "memories"."importance" >= 0.3
-      AND "memories"."visibility" = 'private'
-      AND "memories"."archived" = false
+      memories.account_id = 'a1000000-0000-4000-8000-000000000001'
+      AND memories.deleted_at IS NULL
+      AND memories.embedding_status = 'ready'
+      AND memories.agent_id = 'a2000000-0000-4000-8000-000000000001'
+      AND memories.tier = 'warm'
+      AND memories.importance >= 0.3
+      AND memories.visibility = 'private'
+      AND memories.archived = FALSE
       AND memories.metadata @> '{"source":"chat"}'::jsonb
       AND (
         coalesce(
@@ -707,22 +707,22 @@ FROM
         ELSE FALSE
       END
       AND NOT jsonb_exists (memories.metadata, 'draft')
-      AND "memories"."project_id" = 'a3000000-0000-4000-8000-000000000001'
-      AND "memories"."session_id" = 'a4000000-0000-4000-8000-000000000001'
+      AND memories.project_id = 'a3000000-0000-4000-8000-000000000001'
+      AND memories.session_id = 'a4000000-0000-4000-8000-000000000001'
       AND (
-        "memories"."session_id" IS NULL
+        memories.session_id IS NULL
         OR memories.metadata @> '{"scope":"long-term"}'::jsonb
       )
       AND (
-        "memories"."expires_at" IS NULL
+        memories.expires_at IS NULL
         OR memories.expires_at > now()
       )
-      AND "memories"."created_at" <= '2026-01-15T12:00:00.000Z'
+      AND memories.created_at <= '2026-01-15T12:00:00.000Z'
       AND (
-        "memories"."valid_from" IS NULL
-        OR "memories"."valid_from" <= '2026-01-15T12:00:00.000Z'::timestamptz
+        memories.valid_from IS NULL
+        OR memories.valid_from <= '2026-01-15T12:00:00.000Z'::timestamptz
       )
-      AND "memories"."embedding_model" = 'Xenova/all-MiniLM-L6-v2'
+      AND memories.embedding_model = 'Xenova/all-MiniLM-L6-v2'
       AND vector_dims (memories.embedding) = 384
     ORDER BY
       "distance" ASC
@@ -740,14 +740,14 @@ WITH
     FROM
       "memories"
     WHERE
-      "memories"."account_id" = 'a1000000-0000-4000-8000-000000000001'
-      AND "memories"."deleted_at" IS NULL
-      AND "memories"."embedding_status" = 'ready'
-      AND "memories"."agent_id" = 'a2000000-0000-4000-8000-000000000001'
-      AND "memories"."tier" = 'warm'
-      AND "memories"."importance" >= 0.3
-      AND "memories"."visibility" = 'private'
-      AND "memories"."archived" = false
+      memories.account_id = 'a1000000-0000-4000-8000-000000000001'
+      AND memories.deleted_at IS NULL
+      AND memories.embedding_status = 'ready'
+      AND memories.agent_id = 'a2000000-0000-4000-8000-000000000001'
+      AND memories.tier = 'warm'
+      AND memories.importance >= 0.3
+      AND memories.visibility = 'private'
+      AND memories.archived = FALSE
       AND memories.metadata @> '{"source":"chat"}'::jsonb
       AND (
         coalesce(
@@ -763,22 +763,22 @@ WITH
         ELSE FALSE
       END
       AND NOT jsonb_exists (memories.metadata, 'draft')
-      AND "memories"."project_id" = 'a3000000-0000-4000-8000-000000000001'
-      AND "memories"."session_id" = 'a4000000-0000-4000-8000-000000000001'
+      AND memories.project_id = 'a3000000-0000-4000-8000-000000000001'
+      AND memories.session_id = 'a4000000-0000-4000-8000-000000000001'
       AND (
-        "memories"."session_id" IS NULL
+        memories.session_id IS NULL
         OR memories.metadata @> '{"scope":"long-term"}'::jsonb
       )
       AND (
-        "memories"."expires_at" IS NULL
+        memories.expires_at IS NULL
         OR memories.expires_at > now()
       )
-      AND "memories"."created_at" <= '2026-01-15T12:00:00.000Z'
+      AND memories.created_at <= '2026-01-15T12:00:00.000Z'
       AND (
-        "memories"."valid_from" IS NULL
-        OR "memories"."valid_from" <= '2026-01-15T12:00:00.000Z'::timestamptz
+        memories.valid_from IS NULL
+        OR memories.valid_from <= '2026-01-15T12:00:00.000Z'::timestamptz
       )
-      AND "memories"."embedding_model" = 'Xenova/all-MiniLM-L6-v2'
+      AND memories.embedding_model = 'Xenova/all-MiniLM-L6-v2'
       AND vector_dims (memories.embedding) = 384
   )
 SELECT
@@ -814,25 +814,25 @@ FROM
     FROM
       "memories"
     WHERE
-      "memories"."account_id" = 'a1000000-0000-4000-8000-000000000001'
-      AND "memories"."deleted_at" IS NULL
-      AND "memories"."embedding_status" = 'ready'
-      AND "memories"."agent_id" = 'a2000000-0000-4000-8000-000000000001'
-      AND "memories"."visibility" = 'private'
-      AND "memories"."archived" = false
+      memories.account_id = 'a1000000-0000-4000-8000-000000000001'
+      AND memories.deleted_at IS NULL
+      AND memories.embedding_status = 'ready'
+      AND memories.agent_id = 'a2000000-0000-4000-8000-000000000001'
+      AND memories.visibility = 'private'
+      AND memories.archived = FALSE
       AND (
-        "memories"."expires_at" IS NULL
+        memories.expires_at IS NULL
         OR memories.expires_at > now()
       )
       AND (
-        "memories"."valid_from" IS NULL
-        OR "memories"."valid_from" <= now()
+        memories.valid_from IS NULL
+        OR memories.valid_from <= now()
       )
       AND (
-        "memories"."valid_until" IS NULL
-        OR "memories"."valid_until" > now()
+        memories.valid_until IS NULL
+        OR memories.valid_until > now()
       )
-      AND "memories"."embedding_model" = 'Xenova/all-MiniLM-L6-v2'
+      AND memories.embedding_model = 'Xenova/all-MiniLM-L6-v2'
       AND vector_dims (memories.embedding) = 384
     ORDER BY
       "distance" ASC
@@ -883,23 +883,23 @@ FROM
           FROM
             "memories"
           WHERE
-            "memories"."account_id" = 'a1000000-0000-4000-8000-000000000001'
-            AND "memories"."deleted_at" IS NULL
-            AND "memories"."embedding_status" = 'ready'
-            AND "memories"."agent_id" = 'a2000000-0000-4000-8000-000000000001'
-            AND "memories"."visibility" = 'private'
-            AND "memories"."archived" = false
+            memories.account_id = 'a1000000-0000-4000-8000-000000000001'
+            AND memories.deleted_at IS NULL
+            AND memories.embedding_status = 'ready'
+            AND memories.agent_id = 'a2000000-0000-4000-8000-000000000001'
+            AND memories.visibility = 'private'
+            AND memories.archived = FALSE
             AND (
-              "memories"."expires_at" IS NULL
+              memories.expires_at IS NULL
               OR memories.expires_at > now()
             )
             AND (
-              "memories"."valid_from" IS NULL
-              OR "memories"."valid_from" <= now()
+              memories.valid_from IS NULL
+              OR memories.valid_from <= now()
             )
             AND (
-              "memories"."valid_until" IS NULL
-              OR "memories"."valid_until" > now()
+              memories.valid_until IS NULL
+              OR memories.valid_until > now()
             )
             AND memories.content_tsv @@ quote_literal(t.lex)::tsquery
           LIMIT
@@ -941,23 +941,23 @@ FROM
               FROM
                 "memories"
               WHERE
-                "memories"."account_id" = 'a1000000-0000-4000-8000-000000000001'
-                AND "memories"."deleted_at" IS NULL
-                AND "memories"."embedding_status" = 'ready'
-                AND "memories"."agent_id" = 'a2000000-0000-4000-8000-000000000001'
-                AND "memories"."visibility" = 'private'
-                AND "memories"."archived" = false
+                memories.account_id = 'a1000000-0000-4000-8000-000000000001'
+                AND memories.deleted_at IS NULL
+                AND memories.embedding_status = 'ready'
+                AND memories.agent_id = 'a2000000-0000-4000-8000-000000000001'
+                AND memories.visibility = 'private'
+                AND memories.archived = FALSE
                 AND (
-                  "memories"."expires_at" IS NULL
+                  memories.expires_at IS NULL
                   OR memories.expires_at > now()
                 )
                 AND (
-                  "memories"."valid_from" IS NULL
-                  OR "memories"."valid_from" <= now()
+                  memories.valid_from IS NULL
+                  OR memories.valid_from <= now()
                 )
                 AND (
-                  "memories"."valid_until" IS NULL
-                  OR "memories"."valid_until" > now()
+                  memories.valid_until IS NULL
+                  OR memories.valid_until > now()
                 )
                 AND memories.content_tsv @@ '''invoic'' | ''postgresql'''::tsquery
             )
@@ -1022,23 +1022,23 @@ FROM
           FROM
             "memories"
           WHERE
-            "memories"."account_id" = 'a1000000-0000-4000-8000-000000000001'
-            AND "memories"."deleted_at" IS NULL
-            AND "memories"."embedding_status" = 'ready'
-            AND "memories"."agent_id" = 'a2000000-0000-4000-8000-000000000001'
-            AND "memories"."visibility" = 'private'
-            AND "memories"."archived" = false
+            memories.account_id = 'a1000000-0000-4000-8000-000000000001'
+            AND memories.deleted_at IS NULL
+            AND memories.embedding_status = 'ready'
+            AND memories.agent_id = 'a2000000-0000-4000-8000-000000000001'
+            AND memories.visibility = 'private'
+            AND memories.archived = FALSE
             AND (
-              "memories"."expires_at" IS NULL
+              memories.expires_at IS NULL
               OR memories.expires_at > now()
             )
             AND (
-              "memories"."valid_from" IS NULL
-              OR "memories"."valid_from" <= now()
+              memories.valid_from IS NULL
+              OR memories.valid_from <= now()
             )
             AND (
-              "memories"."valid_until" IS NULL
-              OR "memories"."valid_until" > now()
+              memories.valid_until IS NULL
+              OR memories.valid_until > now()
             )
             AND memories.content_tsv @@ quote_literal(t.lex)::tsquery
           LIMIT
@@ -1080,23 +1080,23 @@ FROM
               FROM
                 "memories"
               WHERE
-                "memories"."account_id" = 'a1000000-0000-4000-8000-000000000001'
-                AND "memories"."deleted_at" IS NULL
-                AND "memories"."embedding_status" = 'ready'
-                AND "memories"."agent_id" = 'a2000000-0000-4000-8000-000000000001'
-                AND "memories"."visibility" = 'private'
-                AND "memories"."archived" = false
+                memories.account_id = 'a1000000-0000-4000-8000-000000000001'
+                AND memories.deleted_at IS NULL
+                AND memories.embedding_status = 'ready'
+                AND memories.agent_id = 'a2000000-0000-4000-8000-000000000001'
+                AND memories.visibility = 'private'
+                AND memories.archived = FALSE
                 AND (
-                  "memories"."expires_at" IS NULL
+                  memories.expires_at IS NULL
                   OR memories.expires_at > now()
                 )
                 AND (
-                  "memories"."valid_from" IS NULL
-                  OR "memories"."valid_from" <= now()
+                  memories.valid_from IS NULL
+                  OR memories.valid_from <= now()
                 )
                 AND (
-                  "memories"."valid_until" IS NULL
-                  OR "memories"."valid_until" > now()
+                  memories.valid_until IS NULL
+                  OR memories.valid_until > now()
                 )
                 AND memories.content_tsv @@ websearch_to_tsquery('english', '"billing service" -pgbouncer')
             )
@@ -1133,23 +1133,23 @@ FROM
   INNER JOIN "entities" AS "e" ON "e"."account_id" = "l"."account_id"
   AND "e"."id" = "l"."entity_id"
 WHERE
-  "memories"."account_id" = 'a1000000-0000-4000-8000-000000000001'
-  AND "memories"."deleted_at" IS NULL
-  AND "memories"."embedding_status" = 'ready'
-  AND "memories"."agent_id" = 'a2000000-0000-4000-8000-000000000001'
-  AND "memories"."visibility" = 'private'
-  AND "memories"."archived" = false
+  memories.account_id = 'a1000000-0000-4000-8000-000000000001'
+  AND memories.deleted_at IS NULL
+  AND memories.embedding_status = 'ready'
+  AND memories.agent_id = 'a2000000-0000-4000-8000-000000000001'
+  AND memories.visibility = 'private'
+  AND memories.archived = FALSE
   AND (
-    "memories"."expires_at" IS NULL
+    memories.expires_at IS NULL
     OR memories.expires_at > now()
   )
   AND (
-    "memories"."valid_from" IS NULL
-    OR "memories"."valid_from" <= now()
+    memories.valid_from IS NULL
+    OR memories.valid_from <= now()
   )
   AND (
-    "memories"."valid_until" IS NULL
-    OR "memories"."valid_until" > now()
+    memories.valid_until IS NULL
+    OR memories.valid_until > now()
   )
   AND "e"."deleted_at" IS NULL
   AND lower(e.name) = ANY ('{"postgresql"}'::TEXT[])

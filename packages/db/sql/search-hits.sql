@@ -146,44 +146,42 @@ SELECT
   ) AS entities
 FROM
   (
-    (
-      SELECT
-        "id",
-        1 - distance AS score
-      FROM
-        (
-          SELECT
-            "memories"."id",
-            (memories.embedding::vector (384)) <=> '[…384 numbers]'::vector AS distance
-          FROM
-            "memories"
-          WHERE
-            "memories"."account_id" = 'a1000000-0000-4000-8000-000000000001'
-            AND "memories"."deleted_at" IS NULL
-            AND "memories"."embedding_status" = 'ready'
-            AND "memories"."agent_id" = 'a2000000-0000-4000-8000-000000000001'
-            AND "memories"."visibility" = 'private'
-            AND "memories"."archived" = false
-            AND (
-              "memories"."expires_at" IS NULL
-              OR memories.expires_at > now()
-            )
-            AND (
-              "memories"."valid_from" IS NULL
-              OR "memories"."valid_from" <= now()
-            )
-            AND (
-              "memories"."valid_until" IS NULL
-              OR "memories"."valid_until" > now()
-            )
-            AND "memories"."embedding_model" = 'Xenova/all-MiniLM-L6-v2'
-            AND vector_dims (memories.embedding) = 384
-          ORDER BY
-            "distance" ASC
-          LIMIT
-            3
-        ) AS "nearest"
-    )
+    SELECT
+      id,
+      1 - distance AS score
+    FROM
+      (
+        SELECT
+          memories.id,
+          (memories.embedding::vector (384)) <=> '[…384 numbers]'::vector AS distance
+        FROM
+          memories
+        WHERE
+          memories.account_id = 'a1000000-0000-4000-8000-000000000001'
+          AND memories.deleted_at IS NULL
+          AND memories.embedding_status = 'ready'
+          AND memories.agent_id = 'a2000000-0000-4000-8000-000000000001'
+          AND memories.visibility = 'private'
+          AND memories.archived = FALSE
+          AND (
+            memories.expires_at IS NULL
+            OR memories.expires_at > now()
+          )
+          AND (
+            memories.valid_from IS NULL
+            OR memories.valid_from <= now()
+          )
+          AND (
+            memories.valid_until IS NULL
+            OR memories.valid_until > now()
+          )
+          AND memories.embedding_model = 'Xenova/all-MiniLM-L6-v2'
+          AND vector_dims (memories.embedding) = 384
+        ORDER BY
+          distance
+        LIMIT
+          3
+      ) AS nearest
   ) AS h
   JOIN memories ON memories.account_id = 'a1000000-0000-4000-8000-000000000001'::uuid
   AND memories.id = h.id
@@ -260,64 +258,62 @@ SELECT
   ) AS entities
 FROM
   (
-    (
-      SELECT
-        "id",
-        1 - distance AS score
-      FROM
-        (
-          SELECT
-            "memories"."id",
-            (memories.embedding::vector (384)) <=> '[…384 numbers]'::vector AS distance
-          FROM
-            "memories"
-          WHERE
-            "memories"."account_id" = 'a1000000-0000-4000-8000-000000000001'
-            AND "memories"."deleted_at" IS NULL
-            AND "memories"."embedding_status" = 'ready'
-            AND "memories"."agent_id" = 'a2000000-0000-4000-8000-000000000001'
-            AND "memories"."tier" = 'warm'
-            AND "memories"."importance" >= 0.3
-            AND "memories"."visibility" = 'private'
-            AND "memories"."archived" = false
-            AND memories.metadata @> '{"source":"chat"}'::jsonb
-            AND (
-              coalesce(
-                memories.metadata -> 'lang'::text IN (
-                  SELECT
-                    jsonb_array_elements('["en","fr"]'::jsonb)
-                ),
-                FALSE
-              )
+    SELECT
+      id,
+      1 - distance AS score
+    FROM
+      (
+        SELECT
+          memories.id,
+          (memories.embedding::vector (384)) <=> '[…384 numbers]'::vector AS distance
+        FROM
+          memories
+        WHERE
+          memories.account_id = 'a1000000-0000-4000-8000-000000000001'
+          AND memories.deleted_at IS NULL
+          AND memories.embedding_status = 'ready'
+          AND memories.agent_id = 'a2000000-0000-4000-8000-000000000001'
+          AND memories.tier = 'warm'
+          AND memories.importance >= 0.3
+          AND memories.visibility = 'private'
+          AND memories.archived = FALSE
+          AND memories.metadata @> '{"source":"chat"}'::jsonb
+          AND (
+            coalesce(
+              memories.metadata -> 'lang'::text IN (
+                SELECT
+                  jsonb_array_elements('["en","fr"]'::jsonb)
+              ),
+              FALSE
             )
-            AND CASE
-              WHEN jsonb_typeof(memories.metadata -> 'score') = 'number' THEN (memories.metadata -> 'score')::numeric >= 3::numeric
-              ELSE FALSE
-            END
-            AND NOT jsonb_exists (memories.metadata, 'draft')
-            AND "memories"."project_id" = 'a3000000-0000-4000-8000-000000000001'
-            AND "memories"."session_id" = 'a4000000-0000-4000-8000-000000000001'
-            AND (
-              "memories"."session_id" IS NULL
-              OR memories.metadata @> '{"scope":"long-term"}'::jsonb
-            )
-            AND (
-              "memories"."expires_at" IS NULL
-              OR memories.expires_at > now()
-            )
-            AND "memories"."created_at" <= '2026-01-15T12:00:00.000Z'
-            AND (
-              "memories"."valid_from" IS NULL
-              OR "memories"."valid_from" <= '2026-01-15T12:00:00.000Z'::timestamptz
-            )
-            AND "memories"."embedding_model" = 'Xenova/all-MiniLM-L6-v2'
-            AND vector_dims (memories.embedding) = 384
-          ORDER BY
-            "distance" ASC
-          LIMIT
-            10
-        ) AS "nearest"
-    )
+          )
+          AND CASE
+            WHEN jsonb_typeof(memories.metadata -> 'score') = 'number' THEN (memories.metadata -> 'score')::numeric >= 3::numeric
+            ELSE FALSE
+          END
+          AND NOT jsonb_exists (memories.metadata, 'draft')
+          AND memories.project_id = 'a3000000-0000-4000-8000-000000000001'
+          AND memories.session_id = 'a4000000-0000-4000-8000-000000000001'
+          AND (
+            memories.session_id IS NULL
+            OR memories.metadata @> '{"scope":"long-term"}'::jsonb
+          )
+          AND (
+            memories.expires_at IS NULL
+            OR memories.expires_at > now()
+          )
+          AND memories.created_at <= '2026-01-15T12:00:00.000Z'
+          AND (
+            memories.valid_from IS NULL
+            OR memories.valid_from <= '2026-01-15T12:00:00.000Z'::timestamptz
+          )
+          AND memories.embedding_model = 'Xenova/all-MiniLM-L6-v2'
+          AND vector_dims (memories.embedding) = 384
+        ORDER BY
+          distance
+        LIMIT
+          10
+      ) AS nearest
   ) AS h
   JOIN memories ON memories.account_id = 'a1000000-0000-4000-8000-000000000001'::uuid
   AND memories.id = h.id
@@ -336,14 +332,14 @@ FROM
     FROM
       "memories"
     WHERE
-      "memories"."account_id" = 'a1000000-0000-4000-8000-000000000001'
-      AND "memories"."deleted_at" IS NULL
-      AND "memories"."embedding_status" = 'ready'
-      AND "memories"."agent_id" = 'a2000000-0000-4000-8000-000000000001'
-      AND "memories"."tier" = 'warm'
-      AND "memories"."importance" >= 0.3
-      AND "memories"."visibility" = 'private'
-      AND "memories"."archived" = false
+      memories.account_id = 'a1000000-0000-4000-8000-000000000001'
+      AND memories.deleted_at IS NULL
+      AND memories.embedding_status = 'ready'
+      AND memories.agent_id = 'a2000000-0000-4000-8000-000000000001'
+      AND memories.tier = 'warm'
+      AND memories.importance >= 0.3
+      AND memories.visibility = 'private'
+      AND memories.archived = FALSE
       AND memories.metadata @> '{"source":"chat"}'::jsonb
       AND (
         coalesce(
@@ -359,22 +355,22 @@ FROM
         ELSE FALSE
       END
       AND NOT jsonb_exists (memories.metadata, 'draft')
-      AND "memories"."project_id" = 'a3000000-0000-4000-8000-000000000001'
-      AND "memories"."session_id" = 'a4000000-0000-4000-8000-000000000001'
+      AND memories.project_id = 'a3000000-0000-4000-8000-000000000001'
+      AND memories.session_id = 'a4000000-0000-4000-8000-000000000001'
       AND (
-        "memories"."session_id" IS NULL
+        memories.session_id IS NULL
         OR memories.metadata @> '{"scope":"long-term"}'::jsonb
       )
       AND (
-        "memories"."expires_at" IS NULL
+        memories.expires_at IS NULL
         OR memories.expires_at > now()
       )
-      AND "memories"."created_at" <= '2026-01-15T12:00:00.000Z'
+      AND memories.created_at <= '2026-01-15T12:00:00.000Z'
       AND (
-        "memories"."valid_from" IS NULL
-        OR "memories"."valid_from" <= '2026-01-15T12:00:00.000Z'::timestamptz
+        memories.valid_from IS NULL
+        OR memories.valid_from <= '2026-01-15T12:00:00.000Z'::timestamptz
       )
-      AND "memories"."embedding_model" = 'Xenova/all-MiniLM-L6-v2'
+      AND memories.embedding_model = 'Xenova/all-MiniLM-L6-v2'
       AND vector_dims (memories.embedding) = 384
     ORDER BY
       "distance" ASC
@@ -390,14 +386,14 @@ WITH
     FROM
       "memories"
     WHERE
-      "memories"."account_id" = 'a1000000-0000-4000-8000-000000000001'
-      AND "memories"."deleted_at" IS NULL
-      AND "memories"."embedding_status" = 'ready'
-      AND "memories"."agent_id" = 'a2000000-0000-4000-8000-000000000001'
-      AND "memories"."tier" = 'warm'
-      AND "memories"."importance" >= 0.3
-      AND "memories"."visibility" = 'private'
-      AND "memories"."archived" = false
+      memories.account_id = 'a1000000-0000-4000-8000-000000000001'
+      AND memories.deleted_at IS NULL
+      AND memories.embedding_status = 'ready'
+      AND memories.agent_id = 'a2000000-0000-4000-8000-000000000001'
+      AND memories.tier = 'warm'
+      AND memories.importance >= 0.3
+      AND memories.visibility = 'private'
+      AND memories.archived = FALSE
       AND memories.metadata @> '{"source":"chat"}'::jsonb
       AND (
         coalesce(
@@ -413,22 +409,22 @@ WITH
         ELSE FALSE
       END
       AND NOT jsonb_exists (memories.metadata, 'draft')
-      AND "memories"."project_id" = 'a3000000-0000-4000-8000-000000000001'
-      AND "memories"."session_id" = 'a4000000-0000-4000-8000-000000000001'
+      AND memories.project_id = 'a3000000-0000-4000-8000-000000000001'
+      AND memories.session_id = 'a4000000-0000-4000-8000-000000000001'
       AND (
-        "memories"."session_id" IS NULL
+        memories.session_id IS NULL
         OR memories.metadata @> '{"scope":"long-term"}'::jsonb
       )
       AND (
-        "memories"."expires_at" IS NULL
+        memories.expires_at IS NULL
         OR memories.expires_at > now()
       )
-      AND "memories"."created_at" <= '2026-01-15T12:00:00.000Z'
+      AND memories.created_at <= '2026-01-15T12:00:00.000Z'
       AND (
-        "memories"."valid_from" IS NULL
-        OR "memories"."valid_from" <= '2026-01-15T12:00:00.000Z'::timestamptz
+        memories.valid_from IS NULL
+        OR memories.valid_from <= '2026-01-15T12:00:00.000Z'::timestamptz
       )
-      AND "memories"."embedding_model" = 'Xenova/all-MiniLM-L6-v2'
+      AND memories.embedding_model = 'Xenova/all-MiniLM-L6-v2'
       AND vector_dims (memories.embedding) = 384
   )
 SELECT
@@ -490,23 +486,23 @@ FROM
           FROM
             "memories"
           WHERE
-            "memories"."account_id" = 'a1000000-0000-4000-8000-000000000001'
-            AND "memories"."deleted_at" IS NULL
-            AND "memories"."embedding_status" = 'ready'
-            AND "memories"."agent_id" = 'a2000000-0000-4000-8000-000000000001'
-            AND "memories"."visibility" = 'private'
-            AND "memories"."archived" = false
+            memories.account_id = 'a1000000-0000-4000-8000-000000000001'
+            AND memories.deleted_at IS NULL
+            AND memories.embedding_status = 'ready'
+            AND memories.agent_id = 'a2000000-0000-4000-8000-000000000001'
+            AND memories.visibility = 'private'
+            AND memories.archived = FALSE
             AND (
-              "memories"."expires_at" IS NULL
+              memories.expires_at IS NULL
               OR memories.expires_at > now()
             )
             AND (
-              "memories"."valid_from" IS NULL
-              OR "memories"."valid_from" <= now()
+              memories.valid_from IS NULL
+              OR memories.valid_from <= now()
             )
             AND (
-              "memories"."valid_until" IS NULL
-              OR "memories"."valid_until" > now()
+              memories.valid_until IS NULL
+              OR memories.valid_until > now()
             )
             AND memories.content_tsv @@ quote_literal(t.lex)::tsquery
           LIMIT
@@ -611,23 +607,23 @@ FROM
                   FROM
                     "memories"
                   WHERE
-                    "memories"."account_id" = 'a1000000-0000-4000-8000-000000000001'
-                    AND "memories"."deleted_at" IS NULL
-                    AND "memories"."embedding_status" = 'ready'
-                    AND "memories"."agent_id" = 'a2000000-0000-4000-8000-000000000001'
-                    AND "memories"."visibility" = 'private'
-                    AND "memories"."archived" = false
+                    memories.account_id = 'a1000000-0000-4000-8000-000000000001'
+                    AND memories.deleted_at IS NULL
+                    AND memories.embedding_status = 'ready'
+                    AND memories.agent_id = 'a2000000-0000-4000-8000-000000000001'
+                    AND memories.visibility = 'private'
+                    AND memories.archived = FALSE
                     AND (
-                      "memories"."expires_at" IS NULL
+                      memories.expires_at IS NULL
                       OR memories.expires_at > now()
                     )
                     AND (
-                      "memories"."valid_from" IS NULL
-                      OR "memories"."valid_from" <= now()
+                      memories.valid_from IS NULL
+                      OR memories.valid_from <= now()
                     )
                     AND (
-                      "memories"."valid_until" IS NULL
-                      OR "memories"."valid_until" > now()
+                      memories.valid_until IS NULL
+                      OR memories.valid_until > now()
                     )
                     AND memories.content_tsv @@ '''invoic'' | ''postgresql'''::tsquery
                 )

@@ -21,3 +21,12 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   if (typeof e?.code !== 'string') return false;
   return e.code.startsWith('08') || ['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET'].includes(e.code);
 }
+
+/**
+ * A create's INSERT refused its row: an agent named through live_agent() was no longer live
+ * (memories.agent_id is NOT NULL). The create looks its agent up afresh (agent-ref.ts).
+ */
+export function isAgentGone(err: unknown): boolean {
+  const e = err as { code?: string; column?: string; message?: string } | null;
+  return e?.code === '23502' && (e.column === 'agent_id' || (e.column === undefined && /"agent_id"/.test(e.message ?? '')));
+}

@@ -2,6 +2,7 @@
 export type { Knex } from 'knex';
 export * from './read-cancellation';
 export { prepared } from './prepared-statements';
+export { agentIdCacheFor } from './agent-id-cache';
 export * from './common-words';
 export * from './admin';
 export * from './citus';

@@ -4,6 +4,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 import type { Config, Logger } from '@ams/core';
 import { nameStatementsOn } from './prepared-statements';
+import { cacheAgentIdsOn } from './agent-id-cache';
 import { followReads, readCancellation } from './read-cancellation';
 import { HNSW_SESSION_SETTINGS } from './nearest';
 import { makeDataDirPrivate, type DataDirPrivacy } from './private-data-dir';
@@ -43,9 +44,15 @@ export async function pingDatabase(db: Knex): Promise<void> {
 
 /** PostgreSQL when DATABASE_URL is set, else PGlite (with pgvector) persisted under DATA_DIR. */
 export async function createDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolMax'> & Partial<Pick<Config, 'dbPreparedStatements' | 'dbCancelAbandonedReads'>>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolMax'> & Partial<Pick<Config, 'dbPreparedStatements' | 'dbCancelAbandonedReads' | 'agentCacheMs'>>,
   logger?: Logger,
 ): Promise<Database> {
+  const db = await openDatabase(config, logger);
+  if (config.agentCacheMs !== undefined) cacheAgentIdsOn(db.knex, config.agentCacheMs);
+  return db;
+}
+
+async function openDatabase(config: Parameters<typeof createDatabase>[0], logger?: Logger): Promise<Database> {
   if (config.databaseUrl) {
     const features = { preparedStatements: config.dbPreparedStatements ?? true, cancelAbandonedReads: config.dbCancelAbandonedReads ?? true };
     const knex = createPostgresKnex(config.databaseUrl, config.dbPoolMax, features, { logger });

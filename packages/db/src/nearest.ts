@@ -85,12 +85,19 @@ export async function nearestNeighbours(
 }
 
 /**
- * The index-ordered top-k (id, score; relaxed order) as one query on any connection, for a caller
- * that reads more in the same statement; null when k is too deep for the session's ef_search.
- * Fewer than k rows from it means the index cannot answer alone: ask nearestNeighbours.
+ * The index-ordered top-k (id, score; relaxed order) of the rows of `<table>` matching `where`
+ * (`?` bindings), as text and its bindings, for a statement that reads more in the same query, on
+ * any connection; null when k is too deep for the session's ef_search. Text, not a query builder:
+ * a semantic search's one statement is assembled from it (searchHitsRepository.nearest). Fewer than
+ * k rows from it means the index cannot answer alone: ask nearestNeighbours.
  */
-export function indexTopK(db: Knex, table: string, filtered: (db: Knex) => Knex.QueryBuilder, vector: BoundVector, k: number): Knex.QueryBuilder | null {
-  return efSearch(k) === EF_SEARCH_MIN ? indexOrdered(db, table, filtered, vector, k) : null;
+export function indexTopKText(table: string, where: { sql: string; bindings: unknown[] }, vector: BoundVector, k: number): [string, unknown[]] | null {
+  if (efSearch(k) !== EF_SEARCH_MIN) return null;
+  const match = vectorMatch(table, dimensionsOf(vector));
+  return [
+    `SELECT id, 1 - distance AS score FROM (SELECT ${table}.id, ${match.expr} <=> ?::vector AS distance FROM ${table} WHERE ${where.sql} AND ${match.where} ORDER BY distance LIMIT ?) AS nearest`,
+    [vector, ...where.bindings, k],
+  ];
 }
 
 /** The rows of `hits` in their order, each with its score; a row gone meanwhile is left out. */

@@ -32,13 +32,19 @@ const configOf = (db: Knex): object => (db.client as Knex.Client).config;
 
 /** `q` (built on `db`, or a transaction of it) as a named prepared statement where `db` names them; `q` as it is elsewhere. */
 export function prepared<T extends Knex.QueryBuilder | Knex.Raw>(db: Knex, q: T): T {
+  if (!namesOn.has(configOf(db))) return q;
+  const name = statementName(db, (q.toSQL() as Knex.Sql).sql);
+  return name ? ((q as Knex.Raw).options({ name }) as T) : q;
+}
+
+/** The name of the statement `sql` where `db` names its statements (and the cap is not reached); else undefined. */
+export function statementName(db: Knex, sql: string): string | undefined {
   const names = namesOn.get(configOf(db));
-  if (!names) return q;
-  const { sql } = q.toSQL() as Knex.Sql;
+  if (!names) return undefined;
   let name = names.get(sql);
   if (!name && names.size < MAX_NAMED_TEXTS) {
     name = `ams_${crypto.createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
     names.set(sql, name);
   }
-  return name ? ((q as Knex.Raw).options({ name }) as T) : q;
+  return name;
 }

@@ -1,6 +1,7 @@
 import { alongside, ApiError, toUnixSeconds } from '@ams/core';
 import { Db, embeddingQueueRepository, memoriesRepository, MemoryRow, NewMemory } from '@ams/db';
 import type { Caller, MemoryDeps } from './deps';
+import { withLiveAgents } from './agent-ref';
 import { handOffEmbedding } from './embedding-handoff';
 import { actorOf } from './history';
 import type { CreateMemoryV2Input } from './inputs';
@@ -27,6 +28,16 @@ function presentStatus(row: MemoryRow) {
  * (job_id null). Dedup, when asked for, is checked by whoever embeds it.
  */
 export async function createMemoryAsync(deps: MemoryDeps, caller: Caller, input: CreateMemoryV2Input) {
+  // The agent may come from the process's cache: the INSERT checks it is live, and runs again with it looked up if not.
+  const row = await withLiveAgents(deps.db, caller.accountId, () => storePending(deps, caller, input));
+  const handoff = await handOffEmbedding(deps, caller.accountId, row.id);
+  return handoff.jobId === null
+    ? { id: row.id, status: handoff.row.embedding_status, job_id: null, estimated_completion_seconds: 0 }
+    : { id: row.id, status: row.embedding_status, job_id: handoff.jobId, estimated_completion_seconds: handoff.estimatedSeconds };
+}
+
+/** A v2 create's references and its one statement. */
+async function storePending(deps: MemoryDeps, caller: Caller, input: CreateMemoryV2Input): Promise<MemoryRow> {
   // The entity extraction (CPU) runs while the reference lookups' queries are out.
   const [prepared, plan] = await alongside(prepareNewMemory(deps.db, caller, input), () =>
     planMemories([{ accountId: caller.accountId, content: input.content }], input.auto_extract_entities),
@@ -45,10 +56,7 @@ export async function createMemoryAsync(deps: MemoryDeps, caller: Caller, input:
   } = supersedes
     ? await storeSuperseding(deps, caller, memory, supersedes, input.auto_extract_entities, plan)
     : await storeMemories(deps, [memory], input.auto_extract_entities, actorOf(caller), plan);
-  const handoff = await handOffEmbedding(deps, caller.accountId, row!.id);
-  return handoff.jobId === null
-    ? { id: row!.id, status: handoff.row.embedding_status, job_id: null, estimated_completion_seconds: 0 }
-    : { id: row!.id, status: row!.embedding_status, job_id: handoff.jobId, estimated_completion_seconds: handoff.estimatedSeconds };
+  return row!;
 }
 
 /** A deleted memory is gone, but for a v2 create set aside as a duplicate: its status says of what. */

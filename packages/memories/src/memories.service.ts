@@ -2,7 +2,7 @@ import { ApiError } from '@ams/core';
 import { agentsRepository, Db, embeddingQueueRepository, entitiesRepository, memoriesRepository, MemoryPatch, MemoryRow } from '@ams/db';
 import { embedText } from '@ams/embeddings';
 import type { MemoryChange } from '@ams/vocabulary';
-import { resolveAgentForRead } from './agent-ref';
+import { resolveAgentForRead, withLiveAgents } from './agent-ref';
 import { findDuplicate, lockForDedup } from './dedup';
 import type { Caller, MemoryDeps } from './deps';
 import { handOffEmbedding } from './embedding-handoff';
@@ -33,23 +33,9 @@ export async function createMemory(deps: Pick<MemoryDeps, 'db' | 'embedder' | 'd
   // The model runs on its own thread: the reference lookups go on meanwhile, not before it. Other
   // CPU work (the entity extraction) stays out from under the embed: the model keeps both cores
   // busy, so the embed would take that much longer.
-  const [prepared, embedding] = await Promise.all([prepareNewMemory(deps.db, caller, input), embedText(deps.embedder, input.content)]);
-  const model = deps.embedder.model;
-  const memory = { ...prepared, embedding, embeddingModel: model, embeddingStatus: 'ready' as const };
-  // Without dedup the create is one statement after the embed; with it, the check and the insert
-  // share a transaction under the agent's lock (see dedup.ts).
-  const insert = (db: Db) =>
-    input.supersedes ? insertSuperseding(db, caller, memory, input.supersedes, input.auto_extract_entities) : insertMemories(db, [memory], input.auto_extract_entities, actorOf(caller));
-  const outcome: { existing?: MemoryRow; inserted?: Inserted } =
-    !input.deduplicate && !input.supersedes
-      ? { inserted: await insert(deps.db) }
-      : await deps.db.transaction(async (trx) => {
-          if (!input.deduplicate) return { inserted: await insert(trx) };
-          await lockForDedup(trx, [prepared]);
-          const duplicateOf = await findDuplicate(trx, prepared, embedding, model, input.dedup_threshold);
-          const existing = duplicateOf ? await memoriesRepository.findLive(trx, caller.accountId, duplicateOf) : undefined;
-          return existing ? { existing } : { inserted: await insert(trx) };
-        });
+  const embedding = embedText(deps.embedder, input.content);
+  // The agent may come from the process's cache: the INSERT checks it is live, and runs again with it looked up if not.
+  const outcome = await withLiveAgents(deps.db, caller.accountId, () => storeCreate(deps, caller, input, embedding));
   if (outcome.existing) {
     const entities = await entitiesOf(deps.db, caller.accountId, [outcome.existing]);
     return { status: 200, memory: presentMemory(outcome.existing, entities.get(outcome.existing.id) ?? [], { is_duplicate: true }) };
@@ -57,6 +43,30 @@ export async function createMemory(deps: Pick<MemoryDeps, 'db' | 'embedder' | 'd
   const { rows, entities, deliveries } = outcome.inserted!;
   dispatchAfterCommit(deps.dispatch, deliveries);
   return { status: 201, memory: presentMemory(rows[0]!, entities.get(rows[0]!.id) ?? [], { is_duplicate: false }) };
+}
+
+/** A v1 create's references and its statement (or, with dedup, its transaction), once its embedding is in. */
+async function storeCreate(
+  deps: Pick<MemoryDeps, 'db' | 'embedder'>,
+  caller: Caller,
+  input: CreateMemoryInput,
+  embedded: ReturnType<typeof embedText>,
+): Promise<{ existing?: MemoryRow; inserted?: Inserted }> {
+  const [prepared, embedding] = await Promise.all([prepareNewMemory(deps.db, caller, input), embedded]);
+  const model = deps.embedder.model;
+  const memory = { ...prepared, embedding, embeddingModel: model, embeddingStatus: 'ready' as const };
+  // Without dedup the create is one statement after the embed; with it, the check and the insert
+  // share a transaction under the agent's lock (see dedup.ts).
+  const insert = (db: Db) =>
+    input.supersedes ? insertSuperseding(db, caller, memory, input.supersedes, input.auto_extract_entities) : insertMemories(db, [memory], input.auto_extract_entities, actorOf(caller));
+  if (!input.deduplicate && !input.supersedes) return { inserted: await insert(deps.db) };
+  return deps.db.transaction(async (trx) => {
+    if (!input.deduplicate) return { inserted: await insert(trx) };
+    await lockForDedup(trx, [prepared]);
+    const duplicateOf = await findDuplicate(trx, prepared, embedding, model, input.dedup_threshold);
+    const existing = duplicateOf ? await memoriesRepository.findLive(trx, caller.accountId, duplicateOf) : undefined;
+    return existing ? { existing } : { inserted: await insert(trx) };
+  });
 }
 
 export async function getMemory(deps: Pick<MemoryDeps, 'db'>, caller: Caller, id: string) {

@@ -38,16 +38,20 @@ export function buildNewMemory(
 }
 
 async function requireAgent(db: Db, caller: Caller, input: string | undefined): Promise<string> {
-  const agentId = await resolveAgentForWrite(db, caller, input);
+  // From the process's cache: the INSERT checks the agent is live (agentMustBeLive); the create runs under withLiveAgents.
+  const agentId = await resolveAgentForWrite(db, caller, input, { cached: true });
   if (!agentId) throw ApiError.invalidField('agent_id', 'agent_id is required (or use a key bound to an agent)');
   return agentId;
 }
 
-/** Agent, session/project, type and tier of a new memory: the same for v1 and v2 creates. */
+/**
+ * Agent, session/project, type and tier of a new memory: the same for v1 and v2 creates. Its agent
+ * may come from the process's cache: call it, and the INSERT, under withLiveAgents.
+ */
 export async function prepareNewMemory(db: Db, caller: Caller, input: CreateMemoryInput): Promise<PreparedMemory> {
   // References first: a 404 on session or project must not leave a newly created agent behind.
   const references = resolveMemoryScope(db, caller.accountId, input).then(async (scope) => ({ scope, agentId: await requireAgent(db, caller, input.agent_id) }));
   // The classifier (CPU, ~1 ms on a paragraph) runs while the lookups' queries are out.
   const [{ scope, agentId }, memoryType] = await alongside(references, () => input.memory_type ?? classifyMemoryType(input.content));
-  return buildNewMemory({ accountId: caller.accountId, agentId }, { ...input, memory_type: memoryType }, scope);
+  return { ...buildNewMemory({ accountId: caller.accountId, agentId }, { ...input, memory_type: memoryType }, scope), agentMustBeLive: input.agent_id !== undefined };
 }

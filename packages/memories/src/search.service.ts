@@ -132,7 +132,7 @@ async function compress(embedder: Embedder, rows: MemoryRow[], queryVector: Floa
 export async function searchMemories(deps: SearchDeps, caller: Caller, body: SearchInput) {
   const started = performance.now();
   const db: Db = deps.db;
-  const agent = await resolveAgentForRead(db, caller, body.agent_id);
+  const agent = await resolveAgentForRead(db, caller, body.agent_id, { cached: true });
   const narrowing = await narrowSearch(db, caller.accountId, body);
   const matchesNothing = agent === 'none' || narrowing === 'none';
   const filters: SearchFilters = {

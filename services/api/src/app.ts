@@ -8,7 +8,7 @@ import { answerOptions } from './middleware/options';
 import { accountUsage } from './middleware/account-usage';
 import { accountRateLimit, apiRateLimit, registerRateLimit } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
-import { requestLogger } from './middleware/request-logger';
+import { requestLogger, requestLogs } from './middleware/request-logger';
 import { requestMetrics } from './middleware/request-metrics';
 import { limitHeaderCount, requireHostHeader } from './middleware/request-headers';
 import { fenceWrites, routeRead } from './middleware/route-reads';
@@ -73,6 +73,7 @@ export function createApp(ctx: AppContext): ApiApp {
   app.set('query parser', 'simple');
 
   const limits = { redis: ctx.redis, keyPrefix: ctx.config.redisKeyPrefix, logger: ctx.logger };
+  requestLogs(app, ctx.logger);
   app.use(requestMetrics(ctx.metrics), requestId, requestLogger(ctx.logger), limitHeaderCount, requireHostHeader);
   // app.locals.load: what the process carries now (tests and diagnostics read it).
   const load = new LoadGauge(ctx);
@@ -118,8 +119,12 @@ export function createApp(ctx: AppContext): ApiApp {
   app.use(jsonBody(BODY_LIMIT));
   // Counts the account's requests, searches and embeddings; refuses past a daily limit.
   app.use(accountUsage(ctx.usage));
-  // Each router names the scope of each of its routes. The routers for existing clients' endpoints come first: their
-  // literal segments (/v1/projects/shared-patterns, /v1/patterns/suggest, ...) win over `{id}`.
+  // Each router names the scope of each of its routes. The memory routers come first: they carry the hot requests
+  // (create, v2 ack, search), and every router passed on the way costs a request its route matching; no other
+  // router's route has a path theirs match. The routers for existing clients' endpoints come next: their literal
+  // segments (/v1/projects/shared-patterns, /v1/patterns/suggest, ...) win over `{id}`.
+  app.use(memoriesRouter(ctx));
+  app.use(memoriesV2Router(ctx));
   app.use(projectRelationshipsRouter(ctx));
   app.use(patternSuggestionsRouter(ctx));
   app.use(compatRouter(ctx));
@@ -132,8 +137,6 @@ export function createApp(ctx: AppContext): ApiApp {
   app.use(apiKeysRouter(ctx));
   app.use(oauthGrantsRouter(ctx));
   app.use(agentsRouter(ctx));
-  app.use(memoriesRouter(ctx));
-  app.use(memoriesV2Router(ctx));
   app.use(entitiesRouter(ctx));
   app.use(sessionsRouter(ctx));
   app.use(projectsRouter(ctx));

@@ -51,6 +51,6 @@ export function memoryDeps(ctx: AppContext, req: Request): MemoryDeps {
  */
 export function withinSearchDeadline<T>(ctx: AppContext, req: Request, res: Response, run: () => Promise<T>): Promise<T> {
   const ms = ctx.config.backpressure.searchTimeoutMs;
-  const late = new ApiError('service_unavailable', `The search did not complete within ${ms} ms (SEARCH_TIMEOUT_MS); narrow it (fewer words, a smaller metadata_filter) or retry later.`);
+  const late = () => new ApiError('service_unavailable', `The search did not complete within ${ms} ms (SEARCH_TIMEOUT_MS); narrow it (fewer words, a smaller metadata_filter) or retry later.`);
   return withinOwnDeadline(req, res, ms, late, run);
 }

@@ -24,6 +24,7 @@ import { memoryHistoryOnShards } from './20261126_060_memory_history_on_shards';
 import { agentDefaultExpiryFunction } from './20261126_061_agent_default_expiry_function';
 import { historySkipsBookkeeping } from './20261128_070_history_skips_bookkeeping';
 import { oauth } from './20261128_071_oauth';
+import { liveAgentFunction } from './20261128_072_live_agent_function';
 import { accountLimitsUsage } from './20261128_080_account_limits_usage';
 
 /** Listed explicitly (not globbed) so tsx, jest and a bundled build all see the same set, in order. */
@@ -53,6 +54,7 @@ export const MIGRATIONS: readonly Migration[] = [
   agentDefaultExpiryFunction,
   historySkipsBookkeeping,
   oauth,
+  liveAgentFunction,
   accountLimitsUsage,
 ];
 export type { Migration };

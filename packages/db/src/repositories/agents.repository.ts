@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { agentIdCacheFor } from '../agent-id-cache';
 import { Page, PageParams, paginate } from '../pagination';
 
 export interface AgentRow {
@@ -80,6 +81,8 @@ export const agentsRepository = {
     if (p.name !== undefined) set.name = p.name;
     if (p.description !== undefined) set.description = p.description;
     if (p.metadata !== undefined) set.metadata = db.raw('agents.metadata || ?::jsonb', [JSON.stringify(p.metadata)]);
+    // A rename: references to the agent are read again (this process now, others within AGENT_CACHE_MS).
+    if (p.name !== undefined) agentIdCacheFor(db).forgetAgent(accountId, id);
     const [row] = await db('agents').where({ account_id: accountId, id }).whereNull('deleted_at').update(set).returning('*');
     return row as AgentRow | undefined;
   },
@@ -101,6 +104,7 @@ export const agentsRepository = {
 
   /** Soft-deletes the agent and its memories; call inside a transaction. */
   async softDeleteWithMemories(db: Knex, accountId: string, id: string): Promise<AgentRow | undefined> {
+    agentIdCacheFor(db).forgetAgent(accountId, id);
     const [row] = await db('agents')
       .where({ account_id: accountId, id })
       .whereNull('deleted_at')

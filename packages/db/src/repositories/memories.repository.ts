@@ -78,6 +78,12 @@ export const MEMORY_RETURNING = MEMORY_COLUMNS.map((c) => c.replace('memories.',
 export interface NewMemory {
   accountId: string;
   agentId: string;
+  /**
+   * The agent came from a reference (a name or id, maybe the process's cache, agent-id-cache.ts):
+   * the INSERT names it through live_agent(), so the row is refused (isAgentGone) when the agent
+   * has been deleted since. A key's bound agent is stored as it is.
+   */
+  agentMustBeLive?: boolean;
   content: string;
   metadata: Record<string, unknown>;
   memoryType: MemoryType;
@@ -128,7 +134,7 @@ export function memoryInsertRow(m: NewMemory & { id?: string }, db?: Knex) {
   return {
     ...(m.id ? { id: m.id } : {}),
     account_id: m.accountId,
-    agent_id: m.agentId,
+    agent_id: m.agentMustBeLive && db ? db.raw('live_agent(?::uuid, ?::uuid)', [m.accountId, m.agentId]) : m.agentId,
     content: m.content,
     metadata: m.metadata,
     memory_type: m.memoryType,
@@ -195,12 +201,13 @@ interface Validity {
  * The one validity filter of every search leg (semantic, keyword, graph, context). Without as_of it
  * is two NULL checks on the row already read (no index, no join), so the hot path pays next to nothing.
  */
-function applyValidity(db: Knex, q: Knex.QueryBuilder, v: Validity | undefined): void {
+function validityWhere(v: Validity | undefined, out: Where): void {
   const at = v?.asOf;
-  if (at) q.where('memories.created_at', '<=', at);
-  const point = at ? db.raw('?::timestamptz', [at]) : db.raw('now()');
-  q.where((w) => w.whereNull('memories.valid_from').orWhere('memories.valid_from', '<=', point));
-  if (!v?.includeSuperseded) q.where((w) => w.whereNull('memories.valid_until').orWhere('memories.valid_until', '>', point));
+  if (at) out.add('memories.created_at <= ?', [at]);
+  const point = at ? '?::timestamptz' : 'now()';
+  const bound = at ? [at] : [];
+  out.add(`(memories.valid_from IS NULL OR memories.valid_from <= ${point})`, bound);
+  if (!v?.includeSuperseded) out.add(`(memories.valid_until IS NULL OR memories.valid_until > ${point})`, bound);
 }
 
 /** What every search mode filters on; all optional but the account. */
@@ -253,45 +260,43 @@ function inList(key: string, values: unknown[]): [string, string[]] {
   return [parts.length > 0 ? `(${parts.join(' OR ')})` : 'false', bindings];
 }
 
-function applyMetadataCondition(q: Knex.QueryBuilder, c: MetadataCondition): void {
+function metadataCondition(c: MetadataCondition): [string, unknown[]] {
   const contains = (v: unknown) => JSON.stringify({ [c.key]: v });
   switch (c.op) {
     case '$eq':
-      q.whereRaw('memories.metadata @> ?::jsonb', [contains(c.value)]);
-      break;
+      return ['memories.metadata @> ?::jsonb', [contains(c.value)]];
     case '$ne':
-      q.whereRaw('NOT (memories.metadata @> ?::jsonb)', [contains(c.value)]);
-      break;
-    case '$in': {
-      const [sql, bindings] = inList(c.key, c.value);
-      q.whereRaw(sql, bindings);
-      break;
-    }
+      return ['NOT (memories.metadata @> ?::jsonb)', [contains(c.value)]];
+    case '$in':
+      return inList(c.key, c.value);
     case '$nin': {
       const [sql, bindings] = inList(c.key, c.value);
-      q.whereRaw(`NOT ${sql}`, bindings);
-      break;
+      return [`NOT ${sql}`, bindings];
     }
     case '$exists':
-      q.whereRaw(`${c.value ? '' : 'NOT '}jsonb_exists(memories.metadata, ?)`, [c.key]);
-      break;
+      return [`${c.value ? '' : 'NOT '}jsonb_exists(memories.metadata, ?)`, [c.key]];
     default: {
       const op = COMPARATORS[c.op];
       // Numbers compare numerically and strings lexically; a value of the other JSON type never matches.
       // CASE, not AND: PostgreSQL may evaluate an AND's operands in any order, and the cast fails on a string.
       if (typeof c.value === 'number') {
-        q.whereRaw(
-          `CASE WHEN jsonb_typeof(memories.metadata -> ?) = 'number' THEN (memories.metadata -> ?)::numeric ${op} ?::numeric ELSE false END`,
-          [c.key, c.key, c.value],
-        );
-      } else {
-        q.whereRaw(`CASE WHEN jsonb_typeof(memories.metadata -> ?) = 'string' THEN (memories.metadata ->> ?) ${op} ? ELSE false END`, [
-          c.key,
-          c.key,
-          c.value,
-        ]);
+        return [`CASE WHEN jsonb_typeof(memories.metadata -> ?) = 'number' THEN (memories.metadata -> ?)::numeric ${op} ?::numeric ELSE false END`, [c.key, c.key, c.value]];
       }
+      return [`CASE WHEN jsonb_typeof(memories.metadata -> ?) = 'string' THEN (memories.metadata ->> ?) ${op} ? ELSE false END`, [c.key, c.key, c.value]];
     }
+  }
+}
+
+/** A WHERE clause's conditions (ANDed) and their bindings, in order. */
+class Where {
+  readonly conditions: string[] = [];
+  readonly bindings: unknown[] = [];
+  add(condition: string, bindings: unknown[] = []): void {
+    this.conditions.push(condition);
+    for (const b of bindings) this.bindings.push(b);
+  }
+  get sql(): string {
+    return this.conditions.join(' AND ');
   }
 }
 
@@ -299,26 +304,36 @@ function applyMetadataCondition(q: Knex.QueryBuilder, c: MetadataCondition): voi
 export const keywordSet = (f: SearchFilters) => (db: Knex) => searchable(db, f);
 
 /** Searchable rows embedded with the query's model: the semantic leg's candidate set. */
-export const semanticSet = (f: SearchFilters) => (db: Knex) => searchable(db, f).where('memories.embedding_model', f.embeddingModel);
+export const semanticSet = (f: SearchFilters) => (db: Knex) => searchable(db, f, f.embeddingModel);
 
-/** Live, searchable (embedded with the current model) memories matching every filter. */
-function searchable(db: Knex, f: SearchFilters): Knex.QueryBuilder {
-  const q = db('memories')
-    .where('memories.account_id', f.accountId)
-    .whereNull('memories.deleted_at')
-    .where('memories.embedding_status', 'ready');
-  if (f.agentId) q.where('memories.agent_id', f.agentId);
-  if (f.tier) q.where('memories.tier', f.tier);
-  if (f.minImportance !== undefined) q.where('memories.importance', '>=', f.minImportance);
-  if (!f.includeConfidential) q.where('memories.visibility', 'private');
-  if (!f.includeArchived) q.where('memories.archived', false);
-  for (const c of f.metadataFilter ?? []) applyMetadataCondition(q, c);
-  if (f.projectId) q.where('memories.project_id', f.projectId);
-  if (f.sessionId) q.where('memories.session_id', f.sessionId);
-  if (f.longTermOnly) q.where((w) => w.whereNull('memories.session_id').orWhereRaw(`memories.metadata @> '{"scope":"long-term"}'::jsonb`));
-  if (!f.includeExpired) excludeExpired(q);
-  applyValidity(db, q, f.validity);
-  return q;
+/**
+ * Live, searchable memories matching every filter: the condition (`?` bindings) and its bindings,
+ * built as text with no query builder (a search's hot statement is assembled from it as text:
+ * searchHitsRepository.nearest), and the rows as a query for the other legs (searchable).
+ */
+export function searchableWhere(f: SearchFilters, embeddingModel?: string): { sql: string; bindings: unknown[] } {
+  const w = new Where();
+  w.add('memories.account_id = ?', [f.accountId]);
+  w.add('memories.deleted_at IS NULL');
+  w.add("memories.embedding_status = 'ready'");
+  if (f.agentId) w.add('memories.agent_id = ?', [f.agentId]);
+  if (f.tier) w.add('memories.tier = ?', [f.tier]);
+  if (f.minImportance !== undefined) w.add('memories.importance >= ?', [f.minImportance]);
+  if (!f.includeConfidential) w.add("memories.visibility = 'private'");
+  if (!f.includeArchived) w.add('memories.archived = false');
+  for (const c of f.metadataFilter ?? []) w.add(...metadataCondition(c));
+  if (f.projectId) w.add('memories.project_id = ?', [f.projectId]);
+  if (f.sessionId) w.add('memories.session_id = ?', [f.sessionId]);
+  if (f.longTermOnly) w.add(`(memories.session_id IS NULL OR memories.metadata @> '{"scope":"long-term"}'::jsonb)`);
+  if (!f.includeExpired) w.add('(memories.expires_at IS NULL OR memories.expires_at > now())');
+  validityWhere(f.validity, w);
+  if (embeddingModel !== undefined) w.add('memories.embedding_model = ?', [embeddingModel]);
+  return w;
+}
+
+function searchable(db: Knex, f: SearchFilters, embeddingModel?: string): Knex.QueryBuilder {
+  const w = searchableWhere(f, embeddingModel);
+  return db('memories').whereRaw(w.sql, w.bindings as Knex.RawBinding[]);
 }
 
 export interface Candidate {

@@ -3,8 +3,9 @@ import type { BoundVector } from '../vector-column';
 import type { CommonWords } from '../common-words';
 import { prepared } from '../prepared-statements';
 import { bm25Ranked } from '../keyword-ranking';
-import { indexTopK, nearestNeighbours } from '../nearest';
-import { keywordSet, MEMORY_COLUMNS, MemoryRow, SearchFilters, semanticSet } from './memories.repository';
+import { runStatement } from '../hot-statement';
+import { indexTopKText, nearestNeighbours } from '../nearest';
+import { keywordSet, MEMORY_COLUMNS, MemoryRow, SearchFilters, searchableWhere, semanticSet } from './memories.repository';
 
 export interface EntityLinkRef {
   type: string;
@@ -42,17 +43,16 @@ export const searchHitsRepository = {
    */
   async hydrate(db: Knex, accountId: string, hits: Array<{ id: string; score: number }>): Promise<HydratedHit[]> {
     if (hits.length === 0) return [];
-    const { rows } = await prepared(
+    const rows = await runStatement<Row>(
       db,
-      db.raw(
-        `SELECT ${HIT_COLUMNS}
-           FROM unnest(?::uuid[], ?::float8[]) WITH ORDINALITY AS h(id, score, ord)
-           JOIN memories ON memories.account_id = ?::uuid AND memories.id = h.id AND memories.deleted_at IS NULL
-          ORDER BY h.ord`,
-        [accountId, hits.map((h) => h.id), hits.map((h) => h.score), accountId],
-      ),
+      `SELECT ${HIT_COLUMNS}
+         FROM unnest(?::uuid[], ?::float8[]) WITH ORDINALITY AS h(id, score, ord)
+         JOIN memories ON memories.account_id = ?::uuid AND memories.id = h.id AND memories.deleted_at IS NULL
+        ORDER BY h.ord`,
+      [accountId, hits.map((h) => h.id), hits.map((h) => h.score), accountId],
+      { prepare: true },
     );
-    return present(rows as Row[]);
+    return present(rows);
   },
 
   /**
@@ -63,13 +63,15 @@ export const searchHitsRepository = {
    * index: a small or heavily filtered set) the exact scan ranks, then hydrate reads.
    */
   async nearest(db: Knex, f: SearchFilters, vector: BoundVector, k: number): Promise<HydratedHit[]> {
-    const topK = indexTopK(db, 'memories', semanticSet(f), vector, k);
+    const topK = indexTopKText('memories', searchableWhere(f, f.embeddingModel), vector, k);
     if (topK) {
-      const { rows } = await db.raw(
-        `SELECT ${HIT_COLUMNS} FROM (?) AS h JOIN memories ON memories.account_id = ?::uuid AND memories.id = h.id ORDER BY h.score DESC, h.id`,
-        [f.accountId, topK, f.accountId],
+      const [sql, bindings] = topK;
+      const rows = await runStatement<Row>(
+        db,
+        `SELECT ${HIT_COLUMNS} FROM (${sql}) AS h JOIN memories ON memories.account_id = ?::uuid AND memories.id = h.id ORDER BY h.score DESC, h.id`,
+        [f.accountId, ...bindings, f.accountId],
       );
-      if (rows.length >= k) return present(rows as Row[]);
+      if (rows.length >= k) return present(rows);
     }
     return this.hydrate(db, f.accountId, await nearestNeighbours(db, 'memories', semanticSet(f), vector, k));
   },

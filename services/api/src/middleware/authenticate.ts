@@ -4,6 +4,7 @@ import { externalIssuer } from '../lib/external-issuer';
 import { authenticateApiKey, checkAccessToken, OAUTH_PREFIX } from '@ams/accounts';
 import type { AppContext } from '../context';
 import { keyCheckDeps, oauthDeps } from '../domain-deps';
+import { forgetRequestLogger } from './request-logger';
 
 function presentedKey(authorization: string | undefined, xApiKey: string | undefined): string | undefined {
   if (xApiKey) return xApiKey.trim();
@@ -39,7 +40,7 @@ export function identifyCaller(ctx: AppContext): RequestHandler {
     if ('failure' in result) req.authFailure = result.failure;
     else {
       req.auth = result.auth;
-      req.log = req.log.child({ account_id: result.auth.accountId });
+      forgetRequestLogger(req);
     }
     next();
   };

@@ -22,22 +22,23 @@ export function bindSignal(req: Request, signal: AbortSignal): void {
 /**
  * Runs `run` (a search) under a deadline of its own, `ms` from now, below the request's: past it the
  * statement running is cancelled and the steps left skipped, as at the request's deadline, and the
- * answer is 503 with `late`'s message and Retry-After. What `run` reads (through requestResources)
+ * answer is 503 with the message of `late()` (made only then) and Retry-After. What `run` reads (through requestResources)
  * stops with this deadline. `ms` 0: the request's deadline alone.
  */
-export async function withinOwnDeadline<T>(req: Request, res: Response, ms: number, late: Error, run: () => Promise<T>): Promise<T> {
+export async function withinOwnDeadline<T>(req: Request, res: Response, ms: number, late: () => Error, run: () => Promise<T>): Promise<T> {
   const parent = signals.get(req);
   if (ms <= 0 || !parent) return run();
   const controller = new AbortController();
   const fromParent = () => controller.abort(parent.reason);
   if (parent.aborted) fromParent();
   else parent.addEventListener('abort', fromParent, { once: true });
-  const timer = setTimeout(() => controller.abort(late), ms);
+  let lateError: Error | undefined;
+  const timer = setTimeout(() => controller.abort((lateError = late())), ms);
   signals.set(req, controller.signal);
   try {
     return await whileReading(controller.signal, run);
   } catch (err) {
-    if (err === late && !res.headersSent) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+    if (lateError !== undefined && err === lateError && !res.headersSent) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
     throw err;
   } finally {
     clearTimeout(timer);

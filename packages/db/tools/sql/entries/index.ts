@@ -62,9 +62,9 @@ export const FILES: SqlFile[] = [
     repositories: [memories],
     helpers: {
       agentDefaultExpiry: "agent_default_expiry(…) in memoriesRepository.insertMany's rows",
-      applyValidity: 'the valid_from / valid_until conditions of every search (see semanticCandidates with as_of)',
       keywordSet: 'the filters of keywordCandidates and searchHitsRepository.keyword (search-hits.sql)',
       memoryInsertRow: 'the row of insertMany and newMemoriesRepository.insertWithRecords (new-memories.sql)',
+      searchableWhere: 'the filters of every search, as text (keywordSet, semanticSet and searchHitsRepository.nearest; the valid_from / valid_until conditions: see semanticCandidates with as_of)',
       semanticSet: 'the filters of semanticCandidates and searchHitsRepository.nearest (search-hits.sql)',
     },
   },
