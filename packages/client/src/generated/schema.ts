@@ -167,6 +167,186 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/memories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List memories, newest first
+         * @description Requires the `read` scope.
+         */
+        get: operations["getV1Memories"];
+        put?: never;
+        /**
+         * Store a memory
+         * @description Embeds the content in the request. With `deduplicate`, a near-identical memory of the agent is returned instead (200, `is_duplicate: true`).
+         *
+         *     Requires the `write` scope.
+         */
+        post: operations["postV1Memories"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/memories/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Store up to 100 memories at once
+         * @description Requires the `write` scope.
+         */
+        post: operations["postV1MemoriesBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/memories/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search memories (semantic, keyword or hybrid)
+         * @description Only what is true now, unless `as_of` (what had been recorded by then and was true then) or `include_superseded`. `recency_half_life` weighs each score by 2^(−age / half-life).
+         *
+         *     Requires the `read` scope.
+         */
+        post: operations["postV1MemoriesSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/memories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a memory
+         * @description Requires the `read` scope.
+         */
+        get: operations["getV1MemoriesId"];
+        /**
+         * Update a memory (PUT as PATCH)
+         * @description Requires the `write` scope.
+         */
+        put: operations["putV1MemoriesId"];
+        post?: never;
+        /**
+         * Delete a memory (restorable)
+         * @description Requires the `delete` scope.
+         */
+        delete: operations["deleteV1MemoriesId"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a memory
+         * @description Requires the `write` scope.
+         */
+        patch: operations["patchV1MemoriesId"];
+        trace?: never;
+    };
+    "/v1/memories/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undelete a memory
+         * @description Requires the `write` scope.
+         */
+        post: operations["postV1MemoriesIdRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/memories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Store a memory, embedding it asynchronously
+         * @description Requires the `write` scope.
+         */
+        post: operations["postV2Memories"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/memories/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A memory's embedding status
+         * @description Requires the `read` scope.
+         */
+        get: operations["getV2MemoriesIdStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/memories/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a failed embedding over
+         * @description Requires the `write` scope.
+         */
+        post: operations["postV2MemoriesIdRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/shared-patterns": {
         parameters: {
             query?: never;
@@ -305,38 +485,6 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
-        trace?: never;
-    };
-    "/v1/memories/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get a memory
-         * @description Requires the `read` scope.
-         */
-        get: operations["getV1MemoriesId"];
-        /**
-         * Update a memory (PUT as PATCH)
-         * @description Requires the `write` scope.
-         */
-        put: operations["putV1MemoriesId"];
-        post?: never;
-        /**
-         * Delete a memory (restorable)
-         * @description Requires the `delete` scope.
-         */
-        delete: operations["deleteV1MemoriesId"];
-        options?: never;
-        head?: never;
-        /**
-         * Update a memory
-         * @description Requires the `write` scope.
-         */
-        patch: operations["patchV1MemoriesId"];
         trace?: never;
     };
     "/v1/agents/{id}": {
@@ -841,154 +989,6 @@ export interface paths {
         get: operations["getV1AgentsIdStats"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/memories": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List memories, newest first
-         * @description Requires the `read` scope.
-         */
-        get: operations["getV1Memories"];
-        put?: never;
-        /**
-         * Store a memory
-         * @description Embeds the content in the request. With `deduplicate`, a near-identical memory of the agent is returned instead (200, `is_duplicate: true`).
-         *
-         *     Requires the `write` scope.
-         */
-        post: operations["postV1Memories"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/memories/batch": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Store up to 100 memories at once
-         * @description Requires the `write` scope.
-         */
-        post: operations["postV1MemoriesBatch"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/memories/search": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Search memories (semantic, keyword or hybrid)
-         * @description Only what is true now, unless `as_of` (what had been recorded by then and was true then) or `include_superseded`. `recency_half_life` weighs each score by 2^(−age / half-life).
-         *
-         *     Requires the `read` scope.
-         */
-        post: operations["postV1MemoriesSearch"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/memories/{id}/restore": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Undelete a memory
-         * @description Requires the `write` scope.
-         */
-        post: operations["postV1MemoriesIdRestore"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v2/memories": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Store a memory, embedding it asynchronously
-         * @description Requires the `write` scope.
-         */
-        post: operations["postV2Memories"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v2/memories/{id}/status": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A memory's embedding status
-         * @description Requires the `read` scope.
-         */
-        get: operations["getV2MemoriesIdStatus"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v2/memories/{id}/retry": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Start a failed embedding over
-         * @description Requires the `write` scope.
-         */
-        post: operations["postV2MemoriesIdRetry"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2647,6 +2647,2147 @@ export interface operations {
             };
         };
     };
+    getV1Memories: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                cursor?: string;
+                agent_id?: string;
+                memory_type?: "fact" | "event" | "insight" | "task" | "preference" | "entity_reference" | "system";
+                tier?: "hot" | "warm" | "cold";
+                session_id?: string;
+                project_id?: string;
+                archived?: boolean;
+                visibility?: "private" | "confidential";
+                embedding_status?: "pending" | "processing" | "ready" | "failed";
+                include_expired?: boolean;
+                /** @description Unix seconds or ISO 8601: only memories expiring before it */
+                expires_before?: number | string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of memories */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: ({
+                            /** @constant */
+                            object: "memory";
+                            /** Format: uuid */
+                            id: string;
+                            content: string;
+                            /** Format: uuid */
+                            agent_id: string | null;
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            entities: ({
+                                type: string;
+                                value: string;
+                                confidence: number;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            memory_type: string;
+                            importance: number;
+                            tier: string;
+                            archived: boolean;
+                            /** @description Unix seconds */
+                            created_at: number;
+                            /** @description Unix seconds */
+                            updated_at: number;
+                            /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
+                            version: number;
+                            /** @description Unix seconds when reads stop returning it; null: never. List items and search results carry it when set */
+                            expires_at?: number | null;
+                            /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                            valid_from?: number | null;
+                            /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                            valid_until?: number | null;
+                            /**
+                             * Format: uuid
+                             * @description The memory this one replaced
+                             */
+                            supersedes?: string | null;
+                            /**
+                             * Format: uuid
+                             * @description The memory that replaced this one
+                             */
+                            superseded_by?: string | null;
+                            /** @description The tier was set by a user: re-tiering never moves it */
+                            tier_pinned?: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                        total_count: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`read`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A resource the request names (agent, session, project, entity...) does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1Memories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "content": "The user prefers dark mode in every editor.",
+                 *       "agent_id": "assistant",
+                 *       "metadata": {
+                 *         "source": "chat"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    content: string;
+                    agent_id?: string;
+                    /** @default {} */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                    /** @enum {string} */
+                    memory_type?: "fact" | "event" | "insight" | "task" | "preference" | "entity_reference" | "system";
+                    /** Format: uuid */
+                    session_id?: string;
+                    project?: string;
+                    /** Format: uuid */
+                    project_id?: string;
+                    /** @default 0.5 */
+                    importance?: number;
+                    /** @enum {string} */
+                    tier?: "hot" | "warm" | "cold";
+                    /**
+                     * @default private
+                     * @enum {string}
+                     */
+                    visibility?: "private" | "confidential";
+                    /** @default false */
+                    deduplicate?: boolean;
+                    /** @default 0.95 */
+                    dedup_threshold?: number;
+                    auto_extract_entities?: boolean | null;
+                    ttl_seconds?: number;
+                    /** @description Unix seconds (as created_at), an ISO 8601 date, or "never" */
+                    expires_at?: number | "never" | string;
+                    valid_from?: number | string;
+                    valid_until?: number | string;
+                    /** Format: uuid */
+                    supersedes?: string;
+                } & (unknown | unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description A duplicate of an existing memory (deduplicate: true): that memory */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "memory";
+                        /** Format: uuid */
+                        id: string;
+                        content: string;
+                        /** Format: uuid */
+                        agent_id: string | null;
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        entities: ({
+                            type: string;
+                            value: string;
+                            confidence: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        memory_type: string;
+                        importance: number;
+                        tier: string;
+                        archived: boolean;
+                        /** @description Unix seconds */
+                        created_at: number;
+                        /** @description Unix seconds */
+                        updated_at: number;
+                        /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
+                        version: number;
+                        /** @description Unix seconds when reads stop returning it; null: never. List items and search results carry it when set */
+                        expires_at?: number | null;
+                        /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                        valid_from?: number | null;
+                        /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                        valid_until?: number | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory this one replaced
+                         */
+                        supersedes?: string | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory that replaced this one
+                         */
+                        superseded_by?: string | null;
+                        /** @description The tier was set by a user: re-tiering never moves it */
+                        tier_pinned?: boolean;
+                        /** @enum {string} */
+                        visibility: "private" | "confidential";
+                        /** Format: uuid */
+                        session_id: string | null;
+                        /** Format: uuid */
+                        project_id: string | null;
+                        is_duplicate?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Stored */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "memory",
+                     *       "id": "0b7f6f6e-3c1a-4d3e-9a8e-2f1d7c6b5a40",
+                     *       "content": "The user prefers dark mode in every editor.",
+                     *       "agent_id": "5d2c1b0a-9e8f-4a7b-8c6d-5e4f3a2b1c0d",
+                     *       "metadata": {
+                     *         "source": "chat"
+                     *       },
+                     *       "entities": [],
+                     *       "memory_type": "preference",
+                     *       "visibility": "private",
+                     *       "importance": 0.5,
+                     *       "tier": "hot",
+                     *       "archived": false,
+                     *       "session_id": null,
+                     *       "project_id": null,
+                     *       "created_at": 1795000000,
+                     *       "updated_at": 1795000000,
+                     *       "version": 1,
+                     *       "expires_at": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        object: "memory";
+                        /** Format: uuid */
+                        id: string;
+                        content: string;
+                        /** Format: uuid */
+                        agent_id: string | null;
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        entities: ({
+                            type: string;
+                            value: string;
+                            confidence: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        memory_type: string;
+                        importance: number;
+                        tier: string;
+                        archived: boolean;
+                        /** @description Unix seconds */
+                        created_at: number;
+                        /** @description Unix seconds */
+                        updated_at: number;
+                        /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
+                        version: number;
+                        /** @description Unix seconds when reads stop returning it; null: never. List items and search results carry it when set */
+                        expires_at?: number | null;
+                        /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                        valid_from?: number | null;
+                        /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                        valid_until?: number | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory this one replaced
+                         */
+                        supersedes?: string | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory that replaced this one
+                         */
+                        superseded_by?: string | null;
+                        /** @description The tier was set by a user: re-tiering never moves it */
+                        tier_pinned?: boolean;
+                        /** @enum {string} */
+                        visibility: "private" | "confidential";
+                        /** Format: uuid */
+                        session_id: string | null;
+                        /** Format: uuid */
+                        project_id: string | null;
+                        is_duplicate?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`write`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The session, project or superseded memory named does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The memory named in `supersedes` is already superseded */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1MemoriesBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    memories: ({
+                        content: string;
+                        agent_id?: string;
+                        /** @default {} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        client_id?: string;
+                        /** Format: uuid */
+                        session_id?: string;
+                        ttl_seconds?: number;
+                        /** @description Unix seconds (as created_at), an ISO 8601 date, or "never" */
+                        expires_at?: number | "never" | string;
+                    } & (unknown | unknown | unknown))[];
+                    /** @default true */
+                    parallel_embeddings?: boolean;
+                    agent_id?: string;
+                    /** Format: uuid */
+                    session_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description One result per input, in order; failures do not stop the others */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            [key: string]: unknown;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`write`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A resource the request names (agent, session, project, entity...) does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1MemoriesSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": "editor preferences",
+                 *       "search_mode": "hybrid",
+                 *       "limit": 5
+                 *     }
+                 */
+                "application/json": {
+                    query: string;
+                    agent_id?: string;
+                    /**
+                     * @default semantic
+                     * @enum {string}
+                     */
+                    search_mode?: "semantic" | "hybrid" | "keyword";
+                    /** @default 10 */
+                    limit?: number;
+                    min_score?: number;
+                    /** @description At most 20 keys and 65536 bytes of JSON; $in/$nin at most 1000 values, of which at most 100 objects or arrays */
+                    metadata_filter?: {
+                        [key: string]: unknown;
+                    };
+                    /** @enum {string} */
+                    tier?: "hot" | "warm" | "cold";
+                    min_importance?: number;
+                    /** @default false */
+                    include_confidential?: boolean;
+                    /** @default false */
+                    include_archived?: boolean;
+                    /** @default false */
+                    compress?: boolean;
+                    max_context_tokens?: number;
+                    /** @default false */
+                    debug?: boolean;
+                    threshold?: number;
+                    project?: string;
+                    session_id?: string;
+                    /** @enum {string} */
+                    scope?: "session" | "long-term" | "all";
+                    /** @default false */
+                    include_expired?: boolean;
+                    as_of?: number | string;
+                    /** @default false */
+                    include_superseded?: boolean;
+                    recency_half_life?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Results, best first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "search_results";
+                        query: string;
+                        data: ({
+                            memory: {
+                                /** @constant */
+                                object: "memory";
+                                /** Format: uuid */
+                                id: string;
+                                content: string;
+                                /** Format: uuid */
+                                agent_id: string | null;
+                                metadata: {
+                                    [key: string]: unknown;
+                                };
+                                entities: ({
+                                    type: string;
+                                    value: string;
+                                    confidence: number;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                                memory_type: string;
+                                importance: number;
+                                tier: string;
+                                archived: boolean;
+                                /** @description Unix seconds */
+                                created_at: number;
+                                /** @description Unix seconds */
+                                updated_at: number;
+                                /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
+                                version: number;
+                                /** @description Unix seconds when reads stop returning it; null: never. List items and search results carry it when set */
+                                expires_at?: number | null;
+                                /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                                valid_from?: number | null;
+                                /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                                valid_until?: number | null;
+                                /**
+                                 * Format: uuid
+                                 * @description The memory this one replaced
+                                 */
+                                supersedes?: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @description The memory that replaced this one
+                                 */
+                                superseded_by?: string | null;
+                                /** @description The tier was set by a user: re-tiering never moves it */
+                                tier_pinned?: boolean;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            score: number;
+                            score_breakdown?: {
+                                mode: string;
+                                /** @description semantic: the vector similarity */
+                                semantic?: number;
+                                /** @description keyword: the keyword score */
+                                keyword?: number;
+                                /** @description hybrid: the fused score (reciprocal rank fusion) */
+                                rrf?: number;
+                                /** @description hybrid: each leg's rank (1: first), for the legs that matched */
+                                ranks?: {
+                                    semantic?: number;
+                                    keyword?: number;
+                                    graph?: number;
+                                };
+                                /** @description hybrid: each leg's own score, for the legs that matched */
+                                scores?: {
+                                    semantic?: number;
+                                    keyword?: number;
+                                    graph?: number;
+                                };
+                                /** @description The score before recency weighting (with recency_half_life) */
+                                base_score?: number;
+                                factors: {
+                                    vector: number | null;
+                                    keyword: number | null;
+                                    graph: number | null;
+                                    /** @description The multiplier 2^(−age / recency_half_life); null without recency_half_life */
+                                    recency: number | null;
+                                    /** @description The memory's importance (shown; it does not weigh the score) */
+                                    importance: number;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        meta: {
+                            recalled_count: number;
+                            total_evaluated: number;
+                            threshold: number;
+                            top_scores: number[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`read`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A resource the request names (agent, session, project, entity...) does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1MemoriesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The memory */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "memory",
+                     *       "id": "0b7f6f6e-3c1a-4d3e-9a8e-2f1d7c6b5a40",
+                     *       "content": "The user prefers dark mode in every editor.",
+                     *       "agent_id": "5d2c1b0a-9e8f-4a7b-8c6d-5e4f3a2b1c0d",
+                     *       "metadata": {
+                     *         "source": "chat"
+                     *       },
+                     *       "entities": [],
+                     *       "memory_type": "preference",
+                     *       "visibility": "private",
+                     *       "importance": 0.5,
+                     *       "tier": "hot",
+                     *       "archived": false,
+                     *       "session_id": null,
+                     *       "project_id": null,
+                     *       "created_at": 1795000000,
+                     *       "updated_at": 1795000000,
+                     *       "version": 1,
+                     *       "expires_at": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        object: "memory";
+                        /** Format: uuid */
+                        id: string;
+                        content: string;
+                        /** Format: uuid */
+                        agent_id: string | null;
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        entities: ({
+                            type: string;
+                            value: string;
+                            confidence: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        memory_type: string;
+                        importance: number;
+                        tier: string;
+                        archived: boolean;
+                        /** @description Unix seconds */
+                        created_at: number;
+                        /** @description Unix seconds */
+                        updated_at: number;
+                        /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
+                        version: number;
+                        /** @description Unix seconds when reads stop returning it; null: never. List items and search results carry it when set */
+                        expires_at?: number | null;
+                        /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                        valid_from?: number | null;
+                        /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                        valid_until?: number | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory this one replaced
+                         */
+                        supersedes?: string | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory that replaced this one
+                         */
+                        superseded_by?: string | null;
+                        /** @description The tier was set by a user: re-tiering never moves it */
+                        tier_pinned?: boolean;
+                        /** @enum {string} */
+                        visibility: "private" | "confidential";
+                        /** Format: uuid */
+                        session_id: string | null;
+                        /** Format: uuid */
+                        project_id: string | null;
+                        is_duplicate?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`read`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putV1MemoriesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    content?: string;
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                    importance?: number;
+                    /** @enum {string} */
+                    tier?: "hot" | "warm" | "cold";
+                    /** @enum {string} */
+                    memory_type?: "fact" | "event" | "insight" | "task" | "preference" | "entity_reference" | "system";
+                    /** @enum {string} */
+                    visibility?: "private" | "confidential";
+                    archived?: boolean;
+                    ttl_seconds?: number;
+                    /** @description Unix seconds (as created_at), an ISO 8601 date, or "never" */
+                    expires_at?: number | "never" | string;
+                    valid_from?: number | string;
+                    valid_until?: number | string;
+                    tier_pinned?: boolean;
+                } & (unknown | unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description The updated memory */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "memory";
+                        /** Format: uuid */
+                        id: string;
+                        content: string;
+                        /** Format: uuid */
+                        agent_id: string | null;
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        entities: ({
+                            type: string;
+                            value: string;
+                            confidence: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        memory_type: string;
+                        importance: number;
+                        tier: string;
+                        archived: boolean;
+                        /** @description Unix seconds */
+                        created_at: number;
+                        /** @description Unix seconds */
+                        updated_at: number;
+                        /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
+                        version: number;
+                        /** @description Unix seconds when reads stop returning it; null: never. List items and search results carry it when set */
+                        expires_at?: number | null;
+                        /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                        valid_from?: number | null;
+                        /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                        valid_until?: number | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory this one replaced
+                         */
+                        supersedes?: string | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory that replaced this one
+                         */
+                        superseded_by?: string | null;
+                        /** @description The tier was set by a user: re-tiering never moves it */
+                        tier_pinned?: boolean;
+                        /** @enum {string} */
+                        visibility: "private" | "confidential";
+                        /** Format: uuid */
+                        session_id: string | null;
+                        /** Format: uuid */
+                        project_id: string | null;
+                        is_duplicate?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`write`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1MemoriesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`delete`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchV1MemoriesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    content?: string;
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                    importance?: number;
+                    /** @enum {string} */
+                    tier?: "hot" | "warm" | "cold";
+                    /** @enum {string} */
+                    memory_type?: "fact" | "event" | "insight" | "task" | "preference" | "entity_reference" | "system";
+                    /** @enum {string} */
+                    visibility?: "private" | "confidential";
+                    archived?: boolean;
+                    ttl_seconds?: number;
+                    /** @description Unix seconds (as created_at), an ISO 8601 date, or "never" */
+                    expires_at?: number | "never" | string;
+                    valid_from?: number | string;
+                    valid_until?: number | string;
+                    tier_pinned?: boolean;
+                } & (unknown | unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description The updated memory */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "memory";
+                        /** Format: uuid */
+                        id: string;
+                        content: string;
+                        /** Format: uuid */
+                        agent_id: string | null;
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        entities: ({
+                            type: string;
+                            value: string;
+                            confidence: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        memory_type: string;
+                        importance: number;
+                        tier: string;
+                        archived: boolean;
+                        /** @description Unix seconds */
+                        created_at: number;
+                        /** @description Unix seconds */
+                        updated_at: number;
+                        /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
+                        version: number;
+                        /** @description Unix seconds when reads stop returning it; null: never. List items and search results carry it when set */
+                        expires_at?: number | null;
+                        /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                        valid_from?: number | null;
+                        /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                        valid_until?: number | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory this one replaced
+                         */
+                        supersedes?: string | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory that replaced this one
+                         */
+                        superseded_by?: string | null;
+                        /** @description The tier was set by a user: re-tiering never moves it */
+                        tier_pinned?: boolean;
+                        /** @enum {string} */
+                        visibility: "private" | "confidential";
+                        /** Format: uuid */
+                        session_id: string | null;
+                        /** Format: uuid */
+                        project_id: string | null;
+                        is_duplicate?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`write`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1MemoriesIdRestore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The restored memory */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "memory";
+                        /** Format: uuid */
+                        id: string;
+                        content: string;
+                        /** Format: uuid */
+                        agent_id: string | null;
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        entities: ({
+                            type: string;
+                            value: string;
+                            confidence: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        memory_type: string;
+                        importance: number;
+                        tier: string;
+                        archived: boolean;
+                        /** @description Unix seconds */
+                        created_at: number;
+                        /** @description Unix seconds */
+                        updated_at: number;
+                        /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
+                        version: number;
+                        /** @description Unix seconds when reads stop returning it; null: never. List items and search results carry it when set */
+                        expires_at?: number | null;
+                        /** @description Unix seconds: when the memory became true (null: since it was recorded) */
+                        valid_from?: number | null;
+                        /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
+                        valid_until?: number | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory this one replaced
+                         */
+                        supersedes?: string | null;
+                        /**
+                         * Format: uuid
+                         * @description The memory that replaced this one
+                         */
+                        superseded_by?: string | null;
+                        /** @description The tier was set by a user: re-tiering never moves it */
+                        tier_pinned?: boolean;
+                        /** @enum {string} */
+                        visibility: "private" | "confidential";
+                        /** Format: uuid */
+                        session_id: string | null;
+                        /** Format: uuid */
+                        project_id: string | null;
+                        is_duplicate?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`write`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV2Memories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Unknown members are ignored; `null` on an optional member means absent. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    content: string;
+                    agent_id?: string;
+                    /** @default {} */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                    /** @enum {string} */
+                    memory_type?: "fact" | "event" | "insight" | "task" | "preference" | "entity_reference" | "system";
+                    /** Format: uuid */
+                    session_id?: string;
+                    project?: string;
+                    /** Format: uuid */
+                    project_id?: string;
+                    /** @default 0.5 */
+                    importance?: number;
+                    /** @enum {string} */
+                    tier?: "hot" | "warm" | "cold";
+                    /**
+                     * @default private
+                     * @enum {string}
+                     */
+                    visibility?: "private" | "confidential";
+                    /** @default false */
+                    deduplicate?: boolean;
+                    /** @default 0.95 */
+                    dedup_threshold?: number;
+                    auto_extract_entities?: boolean | null;
+                    ttl_seconds?: number;
+                    /** @description Unix seconds (as created_at), an ISO 8601 date, or "never" */
+                    expires_at?: number | "never" | string;
+                    valid_from?: number | string;
+                    valid_until?: number | string;
+                    /** Format: uuid */
+                    supersedes?: string;
+                    /** Format: uri */
+                    webhook_url?: string;
+                } & (unknown | unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description Stored; the embedding is pending (or ready when no queue could take it) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        status: string;
+                        estimated_completion_seconds: number | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`write`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The session, project or superseded memory named does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The memory named in `supersedes` is already superseded */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: `details` names each field and what is wrong with it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV2MemoriesIdStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        status: "pending" | "processing" | "ready" | "failed";
+                        created_at: number;
+                        updated_at: number;
+                        error: string | null;
+                        /** Format: uuid */
+                        duplicate_of: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`read`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV2MemoriesIdRetry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The status, pending again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        status: "pending" | "processing" | "ready" | "failed";
+                        created_at: number;
+                        updated_at: number;
+                        error: string | null;
+                        /** Format: uuid */
+                        duplicate_of: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (`write`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account (also for ids that are not UUIDs) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The embedding is not `failed` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: the request id identifies it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getV1ProjectsSharedPatterns: {
         parameters: {
             query: {
@@ -3693,678 +5834,6 @@ export interface operations {
             };
             /** @description A resource the request names (agent, session, project, entity...) does not exist */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Validation failed: `details` names each field and what is wrong with it */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error: the request id identifies it in the logs */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getV1MemoriesId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The memory */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "object": "memory",
-                     *       "id": "0b7f6f6e-3c1a-4d3e-9a8e-2f1d7c6b5a40",
-                     *       "content": "The user prefers dark mode in every editor.",
-                     *       "agent_id": "5d2c1b0a-9e8f-4a7b-8c6d-5e4f3a2b1c0d",
-                     *       "metadata": {
-                     *         "source": "chat"
-                     *       },
-                     *       "entities": [],
-                     *       "memory_type": "preference",
-                     *       "visibility": "private",
-                     *       "importance": 0.5,
-                     *       "tier": "hot",
-                     *       "archived": false,
-                     *       "session_id": null,
-                     *       "project_id": null,
-                     *       "created_at": 1795000000,
-                     *       "updated_at": 1795000000,
-                     *       "version": 1,
-                     *       "expires_at": null
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        object: "memory";
-                        /** Format: uuid */
-                        id: string;
-                        content: string;
-                        /** Format: uuid */
-                        agent_id: string | null;
-                        metadata: {
-                            [key: string]: unknown;
-                        };
-                        entities: ({
-                            type: string;
-                            value: string;
-                            confidence: number;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        memory_type: string;
-                        importance: number;
-                        tier: string;
-                        archived: boolean;
-                        /** @description Unix seconds */
-                        created_at: number;
-                        /** @description Unix seconds */
-                        updated_at: number;
-                        /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
-                        version: number;
-                        /** @description Unix seconds when reads stop returning it; null: never. List items and search results carry it when set */
-                        expires_at?: number | null;
-                        /** @description Unix seconds: when the memory became true (null: since it was recorded) */
-                        valid_from?: number | null;
-                        /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
-                        valid_until?: number | null;
-                        /**
-                         * Format: uuid
-                         * @description The memory this one replaced
-                         */
-                        supersedes?: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The memory that replaced this one
-                         */
-                        superseded_by?: string | null;
-                        /** @description The tier was set by a user: re-tiering never moves it */
-                        tier_pinned?: boolean;
-                        /** @enum {string} */
-                        visibility: "private" | "confidential";
-                        /** Format: uuid */
-                        session_id: string | null;
-                        /** Format: uuid */
-                        project_id: string | null;
-                        is_duplicate?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key lacks the scope this operation needs (`read`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such resource in this account (also for ids that are not UUIDs) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error: the request id identifies it in the logs */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    putV1MemoriesId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        /** @description Unknown members are ignored; `null` on an optional member means absent. */
-        requestBody: {
-            content: {
-                "application/json": {
-                    content?: string;
-                    metadata?: {
-                        [key: string]: unknown;
-                    };
-                    importance?: number;
-                    /** @enum {string} */
-                    tier?: "hot" | "warm" | "cold";
-                    /** @enum {string} */
-                    memory_type?: "fact" | "event" | "insight" | "task" | "preference" | "entity_reference" | "system";
-                    /** @enum {string} */
-                    visibility?: "private" | "confidential";
-                    archived?: boolean;
-                    ttl_seconds?: number;
-                    /** @description Unix seconds (as created_at), an ISO 8601 date, or "never" */
-                    expires_at?: number | "never" | string;
-                    valid_from?: number | string;
-                    valid_until?: number | string;
-                    tier_pinned?: boolean;
-                } & (unknown | unknown | unknown);
-            };
-        };
-        responses: {
-            /** @description The updated memory */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "memory";
-                        /** Format: uuid */
-                        id: string;
-                        content: string;
-                        /** Format: uuid */
-                        agent_id: string | null;
-                        metadata: {
-                            [key: string]: unknown;
-                        };
-                        entities: ({
-                            type: string;
-                            value: string;
-                            confidence: number;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        memory_type: string;
-                        importance: number;
-                        tier: string;
-                        archived: boolean;
-                        /** @description Unix seconds */
-                        created_at: number;
-                        /** @description Unix seconds */
-                        updated_at: number;
-                        /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
-                        version: number;
-                        /** @description Unix seconds when reads stop returning it; null: never. List items and search results carry it when set */
-                        expires_at?: number | null;
-                        /** @description Unix seconds: when the memory became true (null: since it was recorded) */
-                        valid_from?: number | null;
-                        /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
-                        valid_until?: number | null;
-                        /**
-                         * Format: uuid
-                         * @description The memory this one replaced
-                         */
-                        supersedes?: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The memory that replaced this one
-                         */
-                        superseded_by?: string | null;
-                        /** @description The tier was set by a user: re-tiering never moves it */
-                        tier_pinned?: boolean;
-                        /** @enum {string} */
-                        visibility: "private" | "confidential";
-                        /** Format: uuid */
-                        session_id: string | null;
-                        /** Format: uuid */
-                        project_id: string | null;
-                        is_duplicate?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key lacks the scope this operation needs (`write`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such resource in this account (also for ids that are not UUIDs) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over the size limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Validation failed: `details` names each field and what is wrong with it */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error: the request id identifies it in the logs */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    deleteV1MemoriesId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key lacks the scope this operation needs (`delete`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such resource in this account (also for ids that are not UUIDs) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error: the request id identifies it in the logs */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    patchV1MemoriesId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        /** @description Unknown members are ignored; `null` on an optional member means absent. */
-        requestBody: {
-            content: {
-                "application/json": {
-                    content?: string;
-                    metadata?: {
-                        [key: string]: unknown;
-                    };
-                    importance?: number;
-                    /** @enum {string} */
-                    tier?: "hot" | "warm" | "cold";
-                    /** @enum {string} */
-                    memory_type?: "fact" | "event" | "insight" | "task" | "preference" | "entity_reference" | "system";
-                    /** @enum {string} */
-                    visibility?: "private" | "confidential";
-                    archived?: boolean;
-                    ttl_seconds?: number;
-                    /** @description Unix seconds (as created_at), an ISO 8601 date, or "never" */
-                    expires_at?: number | "never" | string;
-                    valid_from?: number | string;
-                    valid_until?: number | string;
-                    tier_pinned?: boolean;
-                } & (unknown | unknown | unknown);
-            };
-        };
-        responses: {
-            /** @description The updated memory */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "memory";
-                        /** Format: uuid */
-                        id: string;
-                        content: string;
-                        /** Format: uuid */
-                        agent_id: string | null;
-                        metadata: {
-                            [key: string]: unknown;
-                        };
-                        entities: ({
-                            type: string;
-                            value: string;
-                            confidence: number;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        memory_type: string;
-                        importance: number;
-                        tier: string;
-                        archived: boolean;
-                        /** @description Unix seconds */
-                        created_at: number;
-                        /** @description Unix seconds */
-                        updated_at: number;
-                        /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
-                        version: number;
-                        /** @description Unix seconds when reads stop returning it; null: never. List items and search results carry it when set */
-                        expires_at?: number | null;
-                        /** @description Unix seconds: when the memory became true (null: since it was recorded) */
-                        valid_from?: number | null;
-                        /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
-                        valid_until?: number | null;
-                        /**
-                         * Format: uuid
-                         * @description The memory this one replaced
-                         */
-                        supersedes?: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The memory that replaced this one
-                         */
-                        superseded_by?: string | null;
-                        /** @description The tier was set by a user: re-tiering never moves it */
-                        tier_pinned?: boolean;
-                        /** @enum {string} */
-                        visibility: "private" | "confidential";
-                        /** Format: uuid */
-                        session_id: string | null;
-                        /** Format: uuid */
-                        project_id: string | null;
-                        is_duplicate?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key lacks the scope this operation needs (`write`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such resource in this account (also for ids that are not UUIDs) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over the size limit */
-            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9037,1475 +10506,6 @@ export interface operations {
             };
             /** @description No such resource in this account (also for ids that are not UUIDs) */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error: the request id identifies it in the logs */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getV1Memories: {
-        parameters: {
-            query?: {
-                limit?: number;
-                offset?: number;
-                cursor?: string;
-                agent_id?: string;
-                memory_type?: "fact" | "event" | "insight" | "task" | "preference" | "entity_reference" | "system";
-                tier?: "hot" | "warm" | "cold";
-                session_id?: string;
-                project_id?: string;
-                archived?: boolean;
-                visibility?: "private" | "confidential";
-                embedding_status?: "pending" | "processing" | "ready" | "failed";
-                include_expired?: boolean;
-                /** @description Unix seconds or ISO 8601: only memories expiring before it */
-                expires_before?: number | string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of memories */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: ({
-                            /** @constant */
-                            object: "memory";
-                            /** Format: uuid */
-                            id: string;
-                            content: string;
-                            /** Format: uuid */
-                            agent_id: string | null;
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            entities: ({
-                                type: string;
-                                value: string;
-                                confidence: number;
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                            memory_type: string;
-                            importance: number;
-                            tier: string;
-                            archived: boolean;
-                            /** @description Unix seconds */
-                            created_at: number;
-                            /** @description Unix seconds */
-                            updated_at: number;
-                            /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
-                            version: number;
-                            /** @description Unix seconds when reads stop returning it; null: never. List items and search results carry it when set */
-                            expires_at?: number | null;
-                            /** @description Unix seconds: when the memory became true (null: since it was recorded) */
-                            valid_from?: number | null;
-                            /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
-                            valid_until?: number | null;
-                            /**
-                             * Format: uuid
-                             * @description The memory this one replaced
-                             */
-                            supersedes?: string | null;
-                            /**
-                             * Format: uuid
-                             * @description The memory that replaced this one
-                             */
-                            superseded_by?: string | null;
-                            /** @description The tier was set by a user: re-tiering never moves it */
-                            tier_pinned?: boolean;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        has_more: boolean;
-                        next_cursor: string | null;
-                        total_count: number;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key lacks the scope this operation needs (`read`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A resource the request names (agent, session, project, entity...) does not exist */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Validation failed: `details` names each field and what is wrong with it */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error: the request id identifies it in the logs */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postV1Memories: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description Unknown members are ignored; `null` on an optional member means absent. */
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "content": "The user prefers dark mode in every editor.",
-                 *       "agent_id": "assistant",
-                 *       "metadata": {
-                 *         "source": "chat"
-                 *       }
-                 *     }
-                 */
-                "application/json": {
-                    content: string;
-                    agent_id?: string;
-                    /** @default {} */
-                    metadata?: {
-                        [key: string]: unknown;
-                    };
-                    /** @enum {string} */
-                    memory_type?: "fact" | "event" | "insight" | "task" | "preference" | "entity_reference" | "system";
-                    /** Format: uuid */
-                    session_id?: string;
-                    project?: string;
-                    /** Format: uuid */
-                    project_id?: string;
-                    /** @default 0.5 */
-                    importance?: number;
-                    /** @enum {string} */
-                    tier?: "hot" | "warm" | "cold";
-                    /**
-                     * @default private
-                     * @enum {string}
-                     */
-                    visibility?: "private" | "confidential";
-                    /** @default false */
-                    deduplicate?: boolean;
-                    /** @default 0.95 */
-                    dedup_threshold?: number;
-                    auto_extract_entities?: boolean | null;
-                    ttl_seconds?: number;
-                    /** @description Unix seconds (as created_at), an ISO 8601 date, or "never" */
-                    expires_at?: number | "never" | string;
-                    valid_from?: number | string;
-                    valid_until?: number | string;
-                    /** Format: uuid */
-                    supersedes?: string;
-                } & (unknown | unknown | unknown);
-            };
-        };
-        responses: {
-            /** @description A duplicate of an existing memory (deduplicate: true): that memory */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "memory";
-                        /** Format: uuid */
-                        id: string;
-                        content: string;
-                        /** Format: uuid */
-                        agent_id: string | null;
-                        metadata: {
-                            [key: string]: unknown;
-                        };
-                        entities: ({
-                            type: string;
-                            value: string;
-                            confidence: number;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        memory_type: string;
-                        importance: number;
-                        tier: string;
-                        archived: boolean;
-                        /** @description Unix seconds */
-                        created_at: number;
-                        /** @description Unix seconds */
-                        updated_at: number;
-                        /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
-                        version: number;
-                        /** @description Unix seconds when reads stop returning it; null: never. List items and search results carry it when set */
-                        expires_at?: number | null;
-                        /** @description Unix seconds: when the memory became true (null: since it was recorded) */
-                        valid_from?: number | null;
-                        /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
-                        valid_until?: number | null;
-                        /**
-                         * Format: uuid
-                         * @description The memory this one replaced
-                         */
-                        supersedes?: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The memory that replaced this one
-                         */
-                        superseded_by?: string | null;
-                        /** @description The tier was set by a user: re-tiering never moves it */
-                        tier_pinned?: boolean;
-                        /** @enum {string} */
-                        visibility: "private" | "confidential";
-                        /** Format: uuid */
-                        session_id: string | null;
-                        /** Format: uuid */
-                        project_id: string | null;
-                        is_duplicate?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Stored */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "object": "memory",
-                     *       "id": "0b7f6f6e-3c1a-4d3e-9a8e-2f1d7c6b5a40",
-                     *       "content": "The user prefers dark mode in every editor.",
-                     *       "agent_id": "5d2c1b0a-9e8f-4a7b-8c6d-5e4f3a2b1c0d",
-                     *       "metadata": {
-                     *         "source": "chat"
-                     *       },
-                     *       "entities": [],
-                     *       "memory_type": "preference",
-                     *       "visibility": "private",
-                     *       "importance": 0.5,
-                     *       "tier": "hot",
-                     *       "archived": false,
-                     *       "session_id": null,
-                     *       "project_id": null,
-                     *       "created_at": 1795000000,
-                     *       "updated_at": 1795000000,
-                     *       "version": 1,
-                     *       "expires_at": null
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        object: "memory";
-                        /** Format: uuid */
-                        id: string;
-                        content: string;
-                        /** Format: uuid */
-                        agent_id: string | null;
-                        metadata: {
-                            [key: string]: unknown;
-                        };
-                        entities: ({
-                            type: string;
-                            value: string;
-                            confidence: number;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        memory_type: string;
-                        importance: number;
-                        tier: string;
-                        archived: boolean;
-                        /** @description Unix seconds */
-                        created_at: number;
-                        /** @description Unix seconds */
-                        updated_at: number;
-                        /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
-                        version: number;
-                        /** @description Unix seconds when reads stop returning it; null: never. List items and search results carry it when set */
-                        expires_at?: number | null;
-                        /** @description Unix seconds: when the memory became true (null: since it was recorded) */
-                        valid_from?: number | null;
-                        /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
-                        valid_until?: number | null;
-                        /**
-                         * Format: uuid
-                         * @description The memory this one replaced
-                         */
-                        supersedes?: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The memory that replaced this one
-                         */
-                        superseded_by?: string | null;
-                        /** @description The tier was set by a user: re-tiering never moves it */
-                        tier_pinned?: boolean;
-                        /** @enum {string} */
-                        visibility: "private" | "confidential";
-                        /** Format: uuid */
-                        session_id: string | null;
-                        /** Format: uuid */
-                        project_id: string | null;
-                        is_duplicate?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key lacks the scope this operation needs (`write`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The session, project or superseded memory named does not exist */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The memory named in `supersedes` is already superseded */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over the size limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Validation failed: `details` names each field and what is wrong with it */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error: the request id identifies it in the logs */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postV1MemoriesBatch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description Unknown members are ignored; `null` on an optional member means absent. */
-        requestBody: {
-            content: {
-                "application/json": {
-                    memories: ({
-                        content: string;
-                        agent_id?: string;
-                        /** @default {} */
-                        metadata?: {
-                            [key: string]: unknown;
-                        };
-                        client_id?: string;
-                        /** Format: uuid */
-                        session_id?: string;
-                        ttl_seconds?: number;
-                        /** @description Unix seconds (as created_at), an ISO 8601 date, or "never" */
-                        expires_at?: number | "never" | string;
-                    } & (unknown | unknown | unknown))[];
-                    /** @default true */
-                    parallel_embeddings?: boolean;
-                    agent_id?: string;
-                    /** Format: uuid */
-                    session_id?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description One result per input, in order; failures do not stop the others */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        results: {
-                            [key: string]: unknown;
-                        }[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key lacks the scope this operation needs (`write`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A resource the request names (agent, session, project, entity...) does not exist */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over the size limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Validation failed: `details` names each field and what is wrong with it */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error: the request id identifies it in the logs */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postV1MemoriesSearch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description Unknown members are ignored; `null` on an optional member means absent. */
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "query": "editor preferences",
-                 *       "search_mode": "hybrid",
-                 *       "limit": 5
-                 *     }
-                 */
-                "application/json": {
-                    query: string;
-                    agent_id?: string;
-                    /**
-                     * @default semantic
-                     * @enum {string}
-                     */
-                    search_mode?: "semantic" | "hybrid" | "keyword";
-                    /** @default 10 */
-                    limit?: number;
-                    min_score?: number;
-                    /** @description At most 20 keys and 65536 bytes of JSON; $in/$nin at most 1000 values, of which at most 100 objects or arrays */
-                    metadata_filter?: {
-                        [key: string]: unknown;
-                    };
-                    /** @enum {string} */
-                    tier?: "hot" | "warm" | "cold";
-                    min_importance?: number;
-                    /** @default false */
-                    include_confidential?: boolean;
-                    /** @default false */
-                    include_archived?: boolean;
-                    /** @default false */
-                    compress?: boolean;
-                    max_context_tokens?: number;
-                    /** @default false */
-                    debug?: boolean;
-                    threshold?: number;
-                    project?: string;
-                    session_id?: string;
-                    /** @enum {string} */
-                    scope?: "session" | "long-term" | "all";
-                    /** @default false */
-                    include_expired?: boolean;
-                    as_of?: number | string;
-                    /** @default false */
-                    include_superseded?: boolean;
-                    recency_half_life?: number;
-                };
-            };
-        };
-        responses: {
-            /** @description Results, best first */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "search_results";
-                        query: string;
-                        data: ({
-                            memory: {
-                                /** @constant */
-                                object: "memory";
-                                /** Format: uuid */
-                                id: string;
-                                content: string;
-                                /** Format: uuid */
-                                agent_id: string | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                entities: ({
-                                    type: string;
-                                    value: string;
-                                    confidence: number;
-                                } & {
-                                    [key: string]: unknown;
-                                })[];
-                                memory_type: string;
-                                importance: number;
-                                tier: string;
-                                archived: boolean;
-                                /** @description Unix seconds */
-                                created_at: number;
-                                /** @description Unix seconds */
-                                updated_at: number;
-                                /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
-                                version: number;
-                                /** @description Unix seconds when reads stop returning it; null: never. List items and search results carry it when set */
-                                expires_at?: number | null;
-                                /** @description Unix seconds: when the memory became true (null: since it was recorded) */
-                                valid_from?: number | null;
-                                /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
-                                valid_until?: number | null;
-                                /**
-                                 * Format: uuid
-                                 * @description The memory this one replaced
-                                 */
-                                supersedes?: string | null;
-                                /**
-                                 * Format: uuid
-                                 * @description The memory that replaced this one
-                                 */
-                                superseded_by?: string | null;
-                                /** @description The tier was set by a user: re-tiering never moves it */
-                                tier_pinned?: boolean;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            score: number;
-                            score_breakdown?: {
-                                mode: string;
-                                /** @description semantic: the vector similarity */
-                                semantic?: number;
-                                /** @description keyword: the keyword score */
-                                keyword?: number;
-                                /** @description hybrid: the fused score (reciprocal rank fusion) */
-                                rrf?: number;
-                                /** @description hybrid: each leg's rank (1: first), for the legs that matched */
-                                ranks?: {
-                                    semantic?: number;
-                                    keyword?: number;
-                                    graph?: number;
-                                };
-                                /** @description hybrid: each leg's own score, for the legs that matched */
-                                scores?: {
-                                    semantic?: number;
-                                    keyword?: number;
-                                    graph?: number;
-                                };
-                                /** @description The score before recency weighting (with recency_half_life) */
-                                base_score?: number;
-                                factors: {
-                                    vector: number | null;
-                                    keyword: number | null;
-                                    graph: number | null;
-                                    /** @description The multiplier 2^(−age / recency_half_life); null without recency_half_life */
-                                    recency: number | null;
-                                    /** @description The memory's importance (shown; it does not weigh the score) */
-                                    importance: number;
-                                } & {
-                                    [key: string]: unknown;
-                                };
-                            } & {
-                                [key: string]: unknown;
-                            };
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        meta: {
-                            recalled_count: number;
-                            total_evaluated: number;
-                            threshold: number;
-                            top_scores: number[];
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key lacks the scope this operation needs (`read`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A resource the request names (agent, session, project, entity...) does not exist */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over the size limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Validation failed: `details` names each field and what is wrong with it */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error: the request id identifies it in the logs */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postV1MemoriesIdRestore: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The restored memory */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "memory";
-                        /** Format: uuid */
-                        id: string;
-                        content: string;
-                        /** Format: uuid */
-                        agent_id: string | null;
-                        metadata: {
-                            [key: string]: unknown;
-                        };
-                        entities: ({
-                            type: string;
-                            value: string;
-                            confidence: number;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        memory_type: string;
-                        importance: number;
-                        tier: string;
-                        archived: boolean;
-                        /** @description Unix seconds */
-                        created_at: number;
-                        /** @description Unix seconds */
-                        updated_at: number;
-                        /** @description How many versions the memory has had (GET /v1/memories/{id}/history) */
-                        version: number;
-                        /** @description Unix seconds when reads stop returning it; null: never. List items and search results carry it when set */
-                        expires_at?: number | null;
-                        /** @description Unix seconds: when the memory became true (null: since it was recorded) */
-                        valid_from?: number | null;
-                        /** @description Unix seconds: when it stopped being true (null: still true); set by a supersede */
-                        valid_until?: number | null;
-                        /**
-                         * Format: uuid
-                         * @description The memory this one replaced
-                         */
-                        supersedes?: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The memory that replaced this one
-                         */
-                        superseded_by?: string | null;
-                        /** @description The tier was set by a user: re-tiering never moves it */
-                        tier_pinned?: boolean;
-                        /** @enum {string} */
-                        visibility: "private" | "confidential";
-                        /** Format: uuid */
-                        session_id: string | null;
-                        /** Format: uuid */
-                        project_id: string | null;
-                        is_duplicate?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key lacks the scope this operation needs (`write`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such resource in this account (also for ids that are not UUIDs) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error: the request id identifies it in the logs */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postV2Memories: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description Unknown members are ignored; `null` on an optional member means absent. */
-        requestBody: {
-            content: {
-                "application/json": {
-                    content: string;
-                    agent_id?: string;
-                    /** @default {} */
-                    metadata?: {
-                        [key: string]: unknown;
-                    };
-                    /** @enum {string} */
-                    memory_type?: "fact" | "event" | "insight" | "task" | "preference" | "entity_reference" | "system";
-                    /** Format: uuid */
-                    session_id?: string;
-                    project?: string;
-                    /** Format: uuid */
-                    project_id?: string;
-                    /** @default 0.5 */
-                    importance?: number;
-                    /** @enum {string} */
-                    tier?: "hot" | "warm" | "cold";
-                    /**
-                     * @default private
-                     * @enum {string}
-                     */
-                    visibility?: "private" | "confidential";
-                    /** @default false */
-                    deduplicate?: boolean;
-                    /** @default 0.95 */
-                    dedup_threshold?: number;
-                    auto_extract_entities?: boolean | null;
-                    ttl_seconds?: number;
-                    /** @description Unix seconds (as created_at), an ISO 8601 date, or "never" */
-                    expires_at?: number | "never" | string;
-                    valid_from?: number | string;
-                    valid_until?: number | string;
-                    /** Format: uuid */
-                    supersedes?: string;
-                    /** Format: uri */
-                    webhook_url?: string;
-                } & (unknown | unknown | unknown);
-            };
-        };
-        responses: {
-            /** @description Stored; the embedding is pending (or ready when no queue could take it) */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        status: string;
-                        estimated_completion_seconds: number | null;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Malformed JSON, a body that is not an object, or a wrong Content-Type; or an HTTP/1.1 request without a Host header */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key lacks the scope this operation needs (`write`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The session, project or superseded memory named does not exist */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The memory named in `supersedes` is already superseded */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over the size limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Validation failed: `details` names each field and what is wrong with it */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error: the request id identifies it in the logs */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getV2MemoriesIdStatus: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The status */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @enum {string} */
-                        status: "pending" | "processing" | "ready" | "failed";
-                        created_at: number;
-                        updated_at: number;
-                        error: string | null;
-                        /** Format: uuid */
-                        duplicate_of: string | null;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key lacks the scope this operation needs (`read`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such resource in this account (also for ids that are not UUIDs) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A NUL or unpaired surrogate in the URL path or a query parameter (`details` names it) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded: wait for `Retry-After` seconds */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request headers (or the URL) over the size limit; answered before any route is reached */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error: the request id identifies it in the logs */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Overloaded (the request was shed: retry after `Retry-After` seconds), past its deadline, or a backing service is down */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postV2MemoriesIdRetry: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The status, pending again */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @enum {string} */
-                        status: "pending" | "processing" | "ready" | "failed";
-                        created_at: number;
-                        updated_at: number;
-                        error: string | null;
-                        /** Format: uuid */
-                        duplicate_of: string | null;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Malformed percent-encoding in the URL path; or an HTTP/1.1 request without a Host header */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key lacks the scope this operation needs (`write`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such resource in this account (also for ids that are not UUIDs) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The embedding is not `failed` */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
