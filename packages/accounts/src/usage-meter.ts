@@ -59,12 +59,23 @@ export class UsageMeter {
   }
 
   /** Applies the storage defaults to the store, loads the overrides, and starts flushing. */
+  /**
+   * Reads the limits and applies the storage defaults. A database that cannot be reached at start
+   * does not stop the process (it serves /v1/health as degraded): the refresh tries again.
+   */
   async start(): Promise<void> {
-    await accountUsageRepository.applyStorageDefaults(this.opts.db, this.opts.defaults.max_memories, this.opts.defaults.max_storage_bytes);
-    await this.reloadLimits();
     const logger = this.opts.logger;
+    let defaultsApplied = false;
+    const load = async () => {
+      if (!defaultsApplied) {
+        await accountUsageRepository.applyStorageDefaults(this.opts.db, this.opts.defaults.max_memories, this.opts.defaults.max_storage_bytes);
+        defaultsApplied = true;
+      }
+      await this.reloadLimits();
+    };
+    await load().catch((err: Error) => logger.warn('account limits could not be read at start; the refresh tries again', { error: err.message }));
     this.flushes = periodic({ name: 'usage flush', intervalMs: this.opts.flushIntervalMs, logger, runAtStart: false }, () => this.flushNow());
-    this.refreshes = periodic({ name: 'account limits refresh', intervalMs: this.opts.limitsRefreshMs ?? 10_000, logger, runAtStart: false }, () => this.reloadLimits());
+    this.refreshes = periodic({ name: 'account limits refresh', intervalMs: this.opts.limitsRefreshMs ?? 10_000, logger, runAtStart: false }, load);
   }
 
   /** Stops the timers and writes what is left (a failure is logged: the process is stopping anyway). */
