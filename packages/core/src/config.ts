@@ -289,7 +289,7 @@ export class ConfigError extends Error {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Empty and blank strings mean "unset" (a blank line in .env, or compose's `${VAR:- }` default
   // for an optional setting, must not become an invalid URL).
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''));
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => (v ?? '').trim() !== ''));
   const { value: v, error } = schema.validate(cleaned);
   if (error) {
     const problems = error.details.map((d) => `${d.path.join('.')}: ${d.message.replace(/"/g, '')}`);
