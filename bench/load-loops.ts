@@ -32,9 +32,9 @@ export interface Run {
   shedLatencies: number[];
 }
 
-export const newRun = (): Run => ({ seconds: 0, accepted: 0, shed: 0, other: new Map(), latencies: [], shedLatencies: [] });
+const newRun = (): Run => ({ seconds: 0, accepted: 0, shed: 0, other: new Map(), latencies: [], shedLatencies: [] });
 
-export function tally(run: Run, status: number, ms: number): void {
+function tally(run: Run, status: number, ms: number): void {
   if (status === 200) {
     run.accepted++;
     run.latencies.push(ms);

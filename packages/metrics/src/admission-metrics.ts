@@ -1,6 +1,6 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 
-export interface AdmissionState {
+interface AdmissionState {
   inFlight(): number;
   queued(): number;
 }

@@ -6,5 +6,5 @@ export { apiMetrics, UNMATCHED_ROUTE, type ApiMetrics } from './api-metrics';
 export { workerMetrics } from './worker-metrics';
 export { dispatcherMetrics } from './dispatcher-metrics';
 export { periodicMetrics } from './periodic-metrics';
-export { admissionMetrics, type AdmissionState } from './admission-metrics';
+export { admissionMetrics } from './admission-metrics';
 export { accountActivityGauges } from './account-activity-gauges';

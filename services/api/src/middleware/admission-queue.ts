@@ -61,7 +61,7 @@ const STANDING_AFTER_MS = 50;
  */
 const STANDING_SERVICE_TIMES = 4;
 /** How long after a refusal the queue sheds (each refusal renews it): `sheddingSlots` apply; an emptied queue ends it at once. */
-export const SHEDDING_HOLD_MS = 1000;
+const SHEDDING_HOLD_MS = 1000;
 /** Arrival gaps are remembered over two windows of this length (the longest of the last 0.5 to 1 s). */
 const GAP_WINDOW_MS = 500;
 /** Weight of each new service time in the moving average. */
