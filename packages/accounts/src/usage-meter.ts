@@ -99,6 +99,11 @@ export class UsageMeter {
     return this.overrides.get(accountId);
   }
 
+  /** One limit in force, from the cache, without building them all (the middleware asks on every request). */
+  limitOf<K extends keyof AccountLimits>(accountId: string, name: K): AccountLimits[K] {
+    return this.overrides.get(accountId)?.[name] ?? this.opts.defaults[name];
+  }
+
   /** The account's limits in force, from the cache (no statement). */
   limitsOf(accountId: string): AccountLimits {
     const o = this.overrides.get(accountId);

@@ -80,7 +80,7 @@ export function createApp(ctx: AppContext): ApiApp {
   app.locals.load = load;
   // The caller first (its key's row is cached): admission takes the accounts in turn.
   app.use(identifyCaller(ctx));
-  app.use(backpressure(ctx, load, (accountId) => ctx.usage.limitsOf(accountId).fair_share_weight));
+  app.use(backpressure(ctx, load, (accountId) => ctx.usage.limitOf(accountId, 'fair_share_weight')));
   // With read replicas: a read's database is chosen as it starts (runAsRead), a write's fence recorded as it ends.
   if (ctx.readRouting) {
     app.locals.routeRead = (req: express.Request) => routeRead(ctx, req);
@@ -91,7 +91,7 @@ export function createApp(ctx: AppContext): ApiApp {
   const apiLimiter = apiRateLimit(ctx.config.rateLimit.perMinute, ctx.config.rateLimit.unauthenticatedPerMinute, limits);
   const registerLimiter = registerRateLimit(ctx.config.rateLimit.registerPerMinute, limits);
   // Beside each key's budget, the account's (requests_per_minute, all its keys together).
-  const accountLimiter = accountRateLimit((accountId) => ctx.usage.limitsOf(accountId).requests_per_minute, limits);
+  const accountLimiter = accountRateLimit((accountId) => ctx.usage.limitOf(accountId, 'requests_per_minute'), limits);
   const close = async () => {
     load.close();
     await Promise.all([apiLimiter.close(), registerLimiter.close(), accountLimiter.close()]);
