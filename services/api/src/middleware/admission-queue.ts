@@ -68,6 +68,8 @@ const GAP_WINDOW_MS = 500;
 const SERVICE_EWMA_WEIGHT = 0.1;
 /** A service time counts at most this many times the mean (see served()). */
 const OUTLIER_FACTOR = 4;
+/** Slots that flows under their fair share may borrow beyond the in-flight bound, per slot (see mayStart()). */
+const BORROWED_SLOTS = 1;
 /** Weights are clamped to this range, so a round robin pass is bounded. */
 const MIN_WEIGHT = 0.01;
 const MAX_WEIGHT = 100;
@@ -75,8 +77,9 @@ const MAX_WEIGHT = 100;
 /**
  * Where requests beyond the in-flight bound wait for a slot: one queue per flow (account), served by
  * deficit round robin in proportion to the flows' weights, so a request of a light flow waits behind
- * at most about one request of each busy flow, whatever the busy ones send. A newcomer is refused at
- * once, before it costs anything:
+ * at most about one request of each busy flow, whatever the busy ones send; when it holds less than
+ * its fair share and has nobody waiting it waits for none, starting on a borrowed slot (mayStart()).
+ * A newcomer is refused at once, before it costs anything:
  * - when its own expected wait (its place in the round robin, divided among the slots, times the
  *   measured mean service time) is over what it may wait (allowedDelayMs): the latency budget for a
  *   light flow or a burst on a quiet queue, a few service times for a busy flow once the queue
@@ -221,7 +224,7 @@ export class AdmissionQueue {
       this.forgetIfIdle(flow);
       return this.shed(refused);
     }
-    if (this.inFlightCount < this.slots && flow.inFlight < this.slotsPerFlow && flow.waiting.length === 0) {
+    if (this.mayStart(flow, overload)) {
       this.begin(flow, start);
       return 'started';
     }
@@ -240,10 +243,24 @@ export class AdmissionQueue {
     return { leave: () => void this.remove(waiter) };
   }
 
+  /**
+   * Whether a request of `flow` starts now: a slot is free, or every slot is taken while `flow` holds
+   * less than its fair share and none of its requests wait. Then it borrows a slot (up to BORROWED_SLOTS
+   * per slot) rather than wait for one of the busy flows' requests to finish: a light account's
+   * request waits for nobody. The borrowed slot is repaid by the next slot freed, which starts nothing.
+   * No borrowing under overload or while shedding slots (embedded mode): the light flow's turn comes next.
+   */
+  private mayStart(flow: Flow, overload: string | null): boolean {
+    if (flow.inFlight >= this.slotsPerFlow || flow.waiting.length > 0) return false;
+    if (this.inFlightCount < this.slots) return true;
+    const slots = this.slots;
+    if (overload || slots < this.limits.slots) return false;
+    return this.inFlightCount < (1 + BORROWED_SLOTS) * slots && flow.inFlight < this.fairShare(flow);
+  }
+
   private refusal(flow: Flow, overload: string | null): string | null {
     if (overload && flow.inFlight + flow.waiting.length >= this.fairShare(flow)) return overload;
-    const free = this.inFlightCount < this.slots && flow.inFlight < this.slotsPerFlow && flow.waiting.length === 0;
-    if (free) return null;
+    if (this.mayStart(flow, overload)) return null;
     if (this.limits.capacity === 0 || (this.waitingCount >= this.limits.capacity && this.busiest() === flow)) return REFUSALS.queue_full;
     if (this.limits.maxDelayMs > 0 && this.expectedDelayMs(flow) > this.allowedDelayMs(flow)) return REFUSALS.over_budget;
     return null;

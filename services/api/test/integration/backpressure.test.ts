@@ -30,7 +30,7 @@ describe('backpressure', () => {
   });
 
   /** Sends a request whose body never completes; resolves with whatever the server answers. */
-  const stalled = () => {
+  const stalled = (key = acct.key) => {
     const socket = net.connect(port, '127.0.0.1');
     sockets.push(socket);
     let data = '';
@@ -40,7 +40,7 @@ describe('backpressure', () => {
       socket.on('close', () => resolve(data));
     });
     socket.write(
-      `POST /v1/memories HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${acct.key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"content":`,
+      `POST /v1/memories HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"content":`,
     );
     return { socket, answered };
   };
@@ -132,6 +132,20 @@ describe('backpressure', () => {
     expect(waiting.value).toBe(200);
   });
 
+  it("serves another account's request at once while a busy account holds every slot and has more waiting (a borrowed slot)", async () => {
+    await serve({ MAX_IN_FLIGHT_REQUESTS: '1', MAX_QUEUE_DELAY_MS: '20000', REQUEST_TIMEOUT_MS: '0' });
+    const other = await createAccount(t.ctx);
+    const load = t.app.locals.load as LoadGauge;
+    const held = await hold(1);
+    const waiting = settled(quickGet());
+    await waitFor(() => load.queued() === 1);
+    expect(await quickGet(other.key)).toBe(200);
+    expect(waiting.value).toBeUndefined();
+    held[0]!.socket.destroy();
+    await waitFor(() => waiting.value !== undefined);
+    expect(waiting.value).toBe(200);
+  });
+
   it("makes room in a full queue for another account's request: the busiest account's newest waiter is refused instead", async () => {
     await serve({ MAX_IN_FLIGHT_REQUESTS: '1', MAX_QUEUED_REQUESTS: '2', MAX_QUEUE_DELAY_MS: '20000', REQUEST_TIMEOUT_MS: '0' });
     const other = await createAccount(t.ctx);
@@ -140,11 +154,14 @@ describe('backpressure', () => {
     const first = settled(quickGet());
     const second = settled(quickGet());
     await waitFor(() => load.queued() === 2);
+    // The other account's first request borrows a slot; its second, at its share, must wait.
+    held.push(stalled(other.key));
+    await waitFor(() => load.inFlight === 2);
     const light = settled(quickGet(other.key));
     await waitFor(() => second.value !== undefined);
     expect(second.value).toBe(503);
     expect(load.queued()).toBe(2);
-    held[0]!.socket.destroy();
+    for (const h of held) h.socket.destroy();
     await waitFor(() => first.value !== undefined && light.value !== undefined);
     expect([first.value, light.value]).toEqual([200, 200]);
   });
