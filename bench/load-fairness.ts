@@ -1,11 +1,14 @@
 /**
  * bench:load's steps for fair admission: a light tenant beside a flooding one, and bursts.
  * - two tenants: account A runs 16 clients in a closed loop (as fast as answers come, about twice
- *   what the box serves), account B sends 5 searches/s evenly; each alone, then together;
+ *   what the box serves), account B sends 5 searches/s evenly from a process of its own; each
+ *   alone, then together;
  * - bursts: the rate the crowded levels reached, offered evenly and in bursts of 30, then twice it
  *   in bursts of 30: served/s against served/s offered evenly, and how fast the excess is refused.
  */
+import { spawn } from 'node:child_process';
 import type http from 'node:http';
+import path from 'node:path';
 import { percentiles } from './support';
 import { closedLoop, openLoop, search, type Run, type Target, type UnseenQueries } from './load-loops';
 
@@ -24,12 +27,16 @@ function line(cells: Array<string | number>): string {
 export async function twoTenants(target: Target, agent: http.Agent, queries: UnseenQueries, seconds: number): Promise<void> {
   const light = target.light!;
   const flood = () => closedLoop(FLOOD_CLIENTS, seconds, () => search(target, agent, queries.next()));
-  const trickle = () => openLoop(target, queries, LIGHT_RATE, seconds, { key: light.key });
-  console.log(`\ntwo tenants, ${seconds} s each: A ${FLOOD_CLIENTS} clients in a closed loop, B ${LIGHT_RATE}/s evenly (its own account and store)`);
+  const trickle = () => lightTenant(target, light.key, Array.from({ length: LIGHT_RATE * seconds }, () => queries.next()), seconds);
+  const together = async (): Promise<[Run, Run]> => {
+    const b = await trickle();
+    return [await flood(), await b.run];
+  };
+  console.log(`\ntwo tenants, ${seconds} s each: A ${FLOOD_CLIENTS} clients in a closed loop, B ${LIGHT_RATE}/s evenly (its own account, store and process)`);
   console.log(line(['step', 'A/s', 'A 503/s', 'B served', 'B 503', 'B p50 ms', 'B p99 ms']));
-  const bAlone = await trickle();
+  const bAlone = await (await trickle()).run;
   const aAlone = await flood();
-  const [aBeside, bBeside] = await Promise.all([flood(), trickle()]);
+  const [aBeside, bBeside] = await together();
   const show = (name: string, a?: Run, b?: Run) => {
     const p = b ? percentiles(b.latencies) : undefined;
     console.log(line([name, a ? rateOf(a) : '-', a ? a.shed / a.seconds : '-', b ? String(b.accepted) : '-', b ? String(b.shed) : '-', p?.p50 ?? '-', p?.p99 ?? '-']));
@@ -43,6 +50,27 @@ export async function twoTenants(target: Target, agent: http.Agent, queries: Uns
       `B's p99 beside ÷ alone: ${ratio(percentiles(bBeside.latencies).p99, percentiles(bAlone.latencies).p99)} (goal ≤ 2×); ` +
       `A's rate beside B ÷ alone: ${ratio(rateOf(aBeside), rateOf(aAlone))} (goal ≥ 0.9×)`,
   );
+}
+
+/** B's searches, evenly at LIGHT_RATE, from a process of its own (load-trickle.ts): resolves once they start, with their Run to come. */
+async function lightTenant(target: Target, key: string, queries: string[], seconds: number): Promise<{ run: Promise<Run> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'load-trickle.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  child.stdin!.end(JSON.stringify({ target, key, rate: LIGHT_RATE, seconds, queries }));
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+      if (output.startsWith('ready\n')) resolve();
+    });
+    void exited.then((code) => reject(new Error(`the light tenant's process exited (${code}) before it started`)));
+  });
+  const run = exited.then((code) => {
+    if (code !== 0) throw new Error(`the light tenant's process exited (${code})`);
+    const r = JSON.parse(output.slice('ready\n'.length)) as Omit<Run, 'other'> & { other: Array<[number, number]> };
+    return { ...r, other: new Map(r.other) };
+  });
+  return { run };
 }
 
 export async function bursts(target: Target, queries: UnseenQueries, capacity: number, seconds: number): Promise<void> {

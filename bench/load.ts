@@ -296,7 +296,7 @@ async function main(): Promise<void> {
       `\nat 2×: accepted p99 ${fmt(at2)} ms = ${(at2 / base).toFixed(2)}× the ${Math.min(...levels)}-client p99 ${fmt(base)} ms (goal ≤ 3×); ` +
         `503 p99 ${fmt(shed2)} ms (goal < 50 ms)`,
     );
-    if (target.light) await twoTenants(target, agent, queries, Math.max(20, seconds));
+    if (target.light) await twoTenants(target, agent, queries, Math.max(40, seconds));
     await bursts(target, queries, sustainable, seconds);
     console.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at end`);
     if (other.size > 0) console.log(`answers neither 200 nor 503, by status (0: none): ${[...other].map(([s, n]) => `${s} × ${n}`).join(', ')}`);
