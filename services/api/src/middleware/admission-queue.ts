@@ -236,7 +236,7 @@ export class AdmissionQueue {
         if (this.remove(waiter)) waiter.refuse();
       }, this.limits.maxDelayMs + this.serviceEstimateMs);
     }
-    if (flow.waiting.length === 0) this.ring.push(flow);
+    if (flow.waiting.length === 0) this.joinRing(flow);
     if (this.waitingCount === 0) this.lastEmptyAt = this.now();
     flow.waiting.push(waiter);
     this.waitingCount++;
@@ -368,6 +368,19 @@ export class AdmissionQueue {
     if (!flow) this.flows.set(key, (flow = { key, weight: clampWeight(weight), inFlight: 0, waiting: [], credit: 0 }));
     else flow.weight = clampWeight(weight);
     return flow;
+  }
+
+  /**
+   * A flow starts waiting. One under its fair share (sparse: it never built a queue) goes first,
+   * at the turn, so its request starts with the next slot freed, as FQ-CoDel serves new flows
+   * before old ones; the busy flows go to the end. A flow that floods always has waiters, so it
+   * never jumps ahead.
+   */
+  private joinRing(flow: Flow): void {
+    if (flow.inFlight < this.fairShare(flow) && this.ring.length > 0) {
+      if (this.turn >= this.ring.length) this.turn = 0;
+      this.ring.splice(this.turn, 0, flow);
+    } else this.ring.push(flow);
   }
 
   private leaveRing(flow: Flow): void {

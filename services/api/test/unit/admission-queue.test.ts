@@ -239,8 +239,19 @@ describe('AdmissionQueue', () => {
       for (let i = 0; i < 2; i++) sim.request({ flow: 'b' });
       sim.request({ flow: 'c' });
       jest.runAllTimers();
-      // b's first borrowed a slot beside a's first (a slot each: the bound of twice the slots); then in turn.
-      expect(sim.served.map((s) => s.flow).join('')).toBe('ababcaa');
+      // b's first borrowed a slot beside a's first (a slot each: the bound of twice the slots); c, with
+      // nothing in progress, waits first (a sparse flow goes ahead of the busy ones); then in turn.
+      expect(sim.served.map((s) => s.flow).join('')).toBe('abcabaa');
+    });
+
+    it('serves a light account next when it must wait (under overload): ahead of the busy account’s waiters', () => {
+      const sim = simulate({ slots: 2, serviceMs: 10 });
+      for (let i = 0; i < 6; i++) sim.request({ flow: 'a' });
+      expect(sim.request({ flow: 'b', overload: 'the database is saturated' })).toEqual({ leave: expect.any(Function) });
+      jest.runAllTimers();
+      // Two of a in flight; b starts with the first slot freed, beside a's third.
+      expect(sim.of(sim.served, 'b')).toEqual([{ flow: 'b', at: expect.any(Number), ms: 20 }]);
+      expect(sim.served.map((s) => s.flow).join('')).toBe('aabaaaa');
     });
 
     it('gives one account no more than its in-flight cap, and another the remaining slot at once', () => {
