@@ -180,6 +180,18 @@ describe('AdmissionQueue', () => {
       expect(bursty.served.length).toBe(even.served.length);
     });
 
+    it('serves bursts at exactly the capacity whose requests arrive over a few milliseconds (30 over 15 ms every 150 ms), all but a few', () => {
+      const sim = simulate({ slots: 2, serviceMs: 10 });
+      sim.warm();
+      const timer = setInterval(() => {
+        for (let i = 0; i < 30; i++) setTimeout(() => sim.request(), Math.floor(i / 2));
+      }, 150);
+      setTimeout(() => clearInterval(timer), 10_000);
+      jest.advanceTimersByTime(10_000);
+      jest.runAllTimers();
+      expect(sim.refused.length).toBeLessThanOrEqual(0.02 * (sim.served.length + sim.refused.length));
+    });
+
     it('keeps serving at capacity offered twice it in bursts of 40 every 100 ms, refusing only the excess and at once', () => {
       const sim = simulate({ slots: 2, serviceMs: 10 });
       sim.warm();
