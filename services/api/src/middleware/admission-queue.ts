@@ -252,8 +252,8 @@ export class AdmissionQueue {
    */
   private mayStart(flow: Flow, overload: string | null): boolean {
     if (flow.inFlight >= this.slotsPerFlow || flow.waiting.length > 0) return false;
-    if (this.inFlightCount < this.slots) return true;
     const slots = this.slots;
+    if (this.inFlightCount < slots) return true;
     if (overload || slots < this.limits.slots) return false;
     return this.inFlightCount < (1 + BORROWED_SLOTS) * slots && flow.inFlight < this.fairShare(flow);
   }
