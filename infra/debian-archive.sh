@@ -18,3 +18,22 @@ debian_archive_uri() {
   fi
   echo "${uri:-http://deb.debian.org/debian}"
 }
+
+# The machine's security archive (a -security suite in its apt sources), or nothing when it has
+# none: images built from Debian's packages take the same patched versions the machine runs.
+debian_security_uri() {
+  local uri
+  uri=$(awk '
+    /^[[:space:]]*$/ { if (uris != "" && suites ~ /-security/) { print uris; exit } uris = ""; suites = ""; next }
+    /^URIs:/ { uris = $2 }
+    /^Suites:/ { suites = $0 }
+    END { if (uris != "" && suites ~ /-security/) print uris }
+  ' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)
+  if [ -z "$uri" ] && [ -f /etc/apt/sources.list ]; then
+    uri=$(awk '$1 == "deb" {
+             i = 2; if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
+             if ($(i + 1) ~ /-security/) { print $i; exit }
+           }' /etc/apt/sources.list)
+  fi
+  echo "$uri"
+}

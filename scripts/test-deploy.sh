@@ -16,7 +16,9 @@
 #            `git archive`, kept in podman's storage by commit), loaded, then each service replaced
 #            by the new image under the load while the first new process applies the migration;
 #   replica  the replica profile: a streaming replica container, the APIs reading from it;
-#   citus    the citus profile: a coordinator and two workers (Citus built into a stand-in image).
+#   citus    the citus profile: a coordinator and two workers (a stand-in image with this machine's
+#            Citus copied in, or compiled from the vendored source with AMS_DEPLOY_CITUS_FROM=source
+#            or when the machine has none).
 # AMS_DEPLOY_SKIP_RESTARTS=1 stops the default profile after the smoke test; AMS_DEPLOY_IMAGE=<image> skips the build; AMS_DEPLOY_BREAK=<fault> shows that the
 # script catches a fault a user would hit (healthcheck-port, missing-dependency).
 # The whole script is one block, read before it runs: editing the file mid-run changes nothing.
@@ -88,6 +90,8 @@ cleanup() {
   local status=$?
   set +e
   [ -n "$load_pid" ] && kill "$load_pid" 2>/dev/null
+  # The background build of the upgrade's starting image, and the podman build it runs.
+  if [ -n "${old_build_pid:-}" ]; then kill $(pgrep -P "$old_build_pid") "$old_build_pid" 2>/dev/null; wait "$old_build_pid" 2>/dev/null; fi
   if [ $status -ne 0 ] && [ -f "$work/compose-up.log" ]; then
     grep -iE "error|exit code: [1-9]" "$work/compose-up.log" 2>/dev/null | tail -n 5
     log "logs of the stack's services (last lines each):"
@@ -99,6 +103,7 @@ cleanup() {
   [ -n "${AMS_DEPLOY_BREAK:-}" ] && podman rmi -f localhost/ams-deploy/app:broken >/dev/null 2>&1
   [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null
   rm -rf "$work"
+  [ ${#phases[@]} -gt 0 ] && log "phases: $(IFS=,; echo "${phases[*]}" | sed 's/,/, /g')"
   log "test-deploy: $(($(date +%s) - t0)) s wall (exit $status)"
 }
 trap cleanup EXIT
@@ -106,9 +111,15 @@ trap 'exit 130' INT TERM
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
+# Each phase's wall time, printed at the end (and on failure, the phases done so far).
+phases=()
+phase_started=$(date +%s)
+phase_done() { phases+=("$1 $(($(date +%s) - phase_started)) s"); phase_started=$(date +%s); }
+
 # --- Base images and the model host -----------------------------------------------------------
 base_images
 log "base images ready"
+phase_done "base images"
 
 model="Xenova/all-MiniLM-L6-v2"
 model_dir="$AMS_DEPLOY_CACHE/model-host/$model/resolve/main"
@@ -123,7 +134,69 @@ model_port=$(free_port)
 server_pid=$!
 
 # --- The image ----------------------------------------------------------------------------------
-context="$root"
+# podman build of infra/Dockerfile in context $1, tagged $2, its output in $3. Host network for the
+# build only: the model host listens on loopback. Docker's image format: the OCI format has no
+# HEALTHCHECK, and podman's default drops it. With podman's layer cache: the Dockerfile installs
+# the dependencies in a layer of their own (the manifests and the lockfile copied first), which
+# the next build reuses while they are unchanged, here and for the upgrade profile's earlier
+# commit when its lockfile is the same. npm ci reads this machine's npm cache, mounted as an
+# overlay (what the build writes there, or cleans, stays in the build), so it fetches nothing the
+# machine's own npm ci already fetched.
+npm_cache=$(npm config get cache 2>/dev/null || true)
+app_build() {
+  local context=$1 tag=$2 out=$3 cache_mount=()
+  [ -d "$npm_cache/_cacache" ] && cache_mount=(--volume "$npm_cache:/root/.npm:O")
+  podman build --format docker --network host "${cache_mount[@]}" --build-arg "EMBEDDING_MODEL_HOST=http://127.0.0.1:$model_port" \
+    -f "$context/infra/Dockerfile" -t "$tag" "$context" >"$out" 2>&1
+}
+# The intermediate images the builds of this run made or reused (from their output), recorded in
+# $AMS_DEPLOY_CACHE/app-layers; those of the run before that this run did not reuse are removed
+# (the newest first, so each has no child left), so the layer cache does not grow run by run.
+prune_build_layers() {
+  local record="$AMS_DEPLOY_CACHE/app-layers" ids id
+  ids=$({ cat "$@" 2>/dev/null || true; } | sed -n 's/^--> \(Using cache \)\{0,1\}\([0-9a-f]\{11,64\}\)$/\2/p' |
+    while read -r id; do podman image inspect -f '{{.Id}}' "$id" 2>/dev/null; done | sort -u)
+  if [ -f "$record" ]; then
+    for id in $(tac "$record"); do
+      grep -qx "$id" <<<"$ids" && continue
+      if [ "$(podman image inspect -f '{{len .RepoTags}}' "$id" 2>/dev/null)" = 0 ]; then podman rmi "$id" >/dev/null 2>&1 || true; fi
+    done
+  fi
+  podman images -a -q --no-trunc --sort created | sed 's/^sha256://' | grep -xF -f <(echo "$ids") >"$record.tmp" || true
+  mv "$record.tmp" "$record"
+}
+# The commit before the newest migration landed (its first parent: main's state then), when it is
+# exactly one migration behind this tree.
+upgrade_from() {
+  local landed old
+  landed=$(git log --first-parent -1 --format=%H -- packages/db/src/migrations/index.ts)
+  old=$(git rev-parse "$landed^1")
+  count() { git show "$1:packages/db/src/migrations/index.ts" | grep -cE '^  [A-Za-z]+,$'; }
+  [ $(($(grep -cE '^  [A-Za-z]+,$' packages/db/src/migrations/index.ts) - $(count "$old"))) = 1 ] ||
+    fail "no commit one migration behind found ($old)" >&2   # stderr: the caller takes stdout
+  echo "$old"
+}
+# The upgrade profile's starting image (the commit from upgrade_from, built from `git archive`,
+# kept in podman's storage by commit), built in the background beside this run's image: each build
+# is mostly one single-threaded compiler, so on 2 cores the two take little longer than one.
+# profile_upgrade waits for it.
+old_build_pid=""
+old_build() {
+  local tree="$work/upgrade-from" started=$(date +%s)
+  mkdir -p "$tree" && git archive "$1" | tar -x -C "$tree"
+  app_build "$tree" "$2" "$work/build-old.log" || return 1
+  rm -rf "$tree"
+  echo $(($(date +%s) - started)) >"$work/build-old.time"
+}
+if has_profile upgrade; then
+  upgrade_old=$(upgrade_from)
+  old_image="localhost/ams-deploy/app:$(git rev-parse --short=12 "$upgrade_old")"
+  if ! podman image exists "$old_image"; then
+    log "building the upgrade profile's starting image in the background: $(git log -1 --format='%h (%s)' "$upgrade_old" | cut -c1-80)"
+    old_build "$upgrade_old" "$old_image" &
+    old_build_pid=$!
+  fi
+fi
 image="localhost/ams-deploy/app:test"
 if [ -n "${AMS_DEPLOY_IMAGE:-}" ]; then
   # While working on this script: an image built by an earlier run.
@@ -133,20 +206,14 @@ else
   log "building infra/Dockerfile (model from the local file server)"
   build_started=$(date +%s)
   previous=$(podman image inspect -f '{{.Id}}' "$image" 2>/dev/null || true)
-  # Host network for the build only: the model host listens on loopback. Docker's image format: the
-  # OCI format has no HEALTHCHECK, and podman's default drops it. No intermediate images: the
-  # build stage starts with a copy of the tree, so no run could reuse them.
-  if ! podman build --format docker --layers=false --network host --build-arg "EMBEDDING_MODEL_HOST=http://127.0.0.1:$model_port" \
-    -f "$context/infra/Dockerfile" -t "$image" "$context" >"$work/build.log" 2>&1; then
-    tail -n 30 "$work/build.log"
-    fail "podman build of infra/Dockerfile"
-  fi
-  log "image built in $(($(date +%s) - build_started)) s"
+  app_build "$root" "$image" "$work/build.log" || { tail -n 30 "$work/build.log"; fail "podman build of infra/Dockerfile"; }
+  log "image built in $(($(date +%s) - build_started)) s ($(grep -c '^--> Using cache' "$work/build.log") steps from the layer cache)"
   # The previous run's image, untagged by this build: nothing uses it any more.
   if [ -n "$previous" ] && [ "$previous" != "$(podman image inspect -f '{{.Id}}' "$image")" ]; then
     podman rmi "$previous" >/dev/null 2>&1 || true
   fi
 fi
+phase_done "image build"
 if [ -n "${AMS_DEPLOY_BREAK:-}" ]; then
   bash scripts/deploy/break.sh "$AMS_DEPLOY_BREAK" "$image" localhost/ams-deploy/app:broken
   image=localhost/ams-deploy/app:broken
@@ -411,17 +478,6 @@ log "default profile OK. image $((size / 1000000)) MB, cold start ${cold_ms} ms"
 }
 
 # --- Upgrade under load: the image of the commit before the newest migration, then the new one ---------
-# The commit before the newest migration landed (its first parent: main's state then), when it is
-# exactly one migration behind this tree.
-upgrade_from() {
-  local landed old
-  landed=$(git log --first-parent -1 --format=%H -- packages/db/src/migrations/index.ts)
-  old=$(git rev-parse "$landed^1")
-  count() { git show "$1:packages/db/src/migrations/index.ts" | grep -cE '^  [A-Za-z]+,$'; }
-  [ $(($(grep -cE '^  [A-Za-z]+,$' packages/db/src/migrations/index.ts) - $(count "$old"))) = 1 ] ||
-    fail "no commit one migration behind found ($old)"
-  echo "$old"
-}
 profile_upgrade() {
   local old old_image new_migration s c
   old=$(upgrade_from)
@@ -439,15 +495,17 @@ profile_upgrade() {
     process.exit(hazards.length ? 1 : 0);" || {
     fail "a migration takes a lock the services would queue behind (packages/db/test/unit/migration-lock-hazards.test.ts)"
   }
-  if ! podman image exists "$old_image"; then
-    log "building the image of $(git log -1 --format='%h (%s)' "$old" | cut -c1-90)"
-    local tree="$work/upgrade-from" build_started=$(date +%s)
-    mkdir -p "$tree" && git archive "$old" | tar -x -C "$tree"
-    podman build --format docker --layers=false --network host --build-arg "EMBEDDING_MODEL_HOST=http://127.0.0.1:$model_port" \
-      -f "$tree/infra/Dockerfile" -t "$old_image" "$tree" >"$work/build-old.log" 2>&1 || { tail -n 30 "$work/build-old.log"; fail "podman build of $old"; }
-    rm -rf "$tree"
-    log "  built in $(($(date +%s) - build_started)) s (kept as $old_image)"
+  if [ -n "$old_build_pid" ]; then
+    log "waiting for the image of $(git log -1 --format='%h' "$old") (building since the start)"
+    wait "$old_build_pid" || { old_build_pid=""; tail -n 30 "$work/build-old.log"; fail "podman build of $old"; }
+    old_build_pid=""
+    log "  built in $(cat "$work/build-old.time") s (kept as $old_image)"
+    # The image of an earlier upgrade's starting point: no run starts from it any more.
+    for s in $(podman images --format '{{.Repository}}:{{.Tag}}' localhost/ams-deploy/app | grep -E ':[0-9a-f]{12}$' | grep -vx "$old_image"); do
+      podman rmi "$s" >/dev/null 2>&1 || true
+    done
   fi
+  podman image exists "$old_image" || fail "no image $old_image to start the upgrade from"
   P="${project}u" CF="$work/upgrade-old.yml"
   stack_ports
   compose_file "$CF" "$old_image"
@@ -528,8 +586,10 @@ for p in ${all_profiles//,/ }; do
   "profile_$p"
   for q in "${projects[@]}"; do remove_project "$q"; done
   timings+=("$p $(($(date +%s) - started)) s")
+  phase_done "profile $p"
   log "=== profile $p: OK in $(($(date +%s) - started)) s"
 done
+[ -z "${AMS_DEPLOY_IMAGE:-}" ] && prune_build_layers "$work/build.log" "$work/build-old.log"
 log "OK: $(IFS=,; echo "${timings[*]}" | sed 's/,/, /g')"
 exit 0
 }

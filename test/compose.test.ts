@@ -79,7 +79,8 @@ describe('infra/Dockerfile', () => {
   const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
 
   it('builds in one stage and runs built JavaScript with node in another, as a non-root user, with a health check', () => {
-    expect(dockerfile.match(/^FROM /gm)).toHaveLength(2);
+    // The manifests, the build, the runtime.
+    expect(dockerfile.match(/^FROM /gm)).toHaveLength(3);
     expect(dockerfile).toContain('npm run build');
     expect(runtime).toContain('COPY --from=build /runtime ./');
     expect(runtime).toMatch(/npm ci --omit=dev/);
@@ -88,5 +89,15 @@ describe('infra/Dockerfile', () => {
     expect(runtime).toContain('NODE_OPTIONS=--conditions=ams-dist');
     expect(runtime).toContain(`CMD ["node", "${builtEntry(SERVICES.api)}"]`);
     expect(runtime).not.toContain('tsx');
+  });
+
+  it('installs the dependencies in a layer of their own, before the sources are copied', () => {
+    const build = dockerfile.slice(dockerfile.indexOf(' AS build'), dockerfile.lastIndexOf('\nFROM '));
+    const manifests = dockerfile.slice(dockerfile.indexOf(' AS manifests'), dockerfile.indexOf(' AS build'));
+    expect(manifests).toMatch(/-name package\.json/);
+    expect(manifests).toMatch(/-name package-lock\.json/);
+    const steps = ['COPY --from=manifests /app ./', 'RUN npm ci', 'COPY . .', 'RUN npm run build'].map((step) => build.indexOf(step));
+    expect(steps.every((at) => at > 0)).toBe(true);
+    expect([...steps].sort((a, b) => a - b)).toEqual(steps);
   });
 });
