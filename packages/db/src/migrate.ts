@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ConfigError } from '@ams/core';
+import { isDatabaseUnavailable } from './db-errors';
 import { MIGRATIONS, Migration } from './migrations';
 
 /** Knex's migrator, fed from the static list instead of the file system. */
@@ -49,9 +50,9 @@ const isServerPostgres = (knex: Knex) => knex.client.config.client === 'pg';
 
 /** How long a migration's statement waits for a table lock before the run gives up and retries. */
 const LOCK_TIMEOUT_MS = 500;
-/** Runs given up on a lock (lock_timeout) before migrateLatest fails: about a minute of retrying. */
-const LOCK_RETRIES = 60;
-const LOCK_RETRY_DELAY_MS = 1_000;
+/** Runs given up on a lock or a node out of reach before migrateLatest fails: about a minute of retrying. */
+const RETRIES = 60;
+const RETRY_DELAY_MS = 1_000;
 
 /** Any 64-bit number no other advisory lock of ours uses. */
 const MIGRATION_LOCK_KEY = 7_317_021_760_047_312;
@@ -88,9 +89,9 @@ const isLockTimeout = (err: unknown) => (err as { code?: unknown } | null)?.code
 
 /**
  * Applies pending migrations (of `migrations`: the tests give a prefix of the list, or one of their
- * own after it); returns the names applied. A run given up on a lock (a long query on
- * the table) is rolled back and retried, so the services' queries never queue behind the migration
- * for longer than LOCK_TIMEOUT_MS while it waits.
+ * own after it); returns the names applied. A run given up on a lock (a long query on the table)
+ * is rolled back and retried, so the services' queries never queue behind the migration for longer
+ * than LOCK_TIMEOUT_MS while it waits; so is a run that found a node out of reach.
  */
 export async function migrateLatest(knex: Knex, migrations: readonly Migration[] = MIGRATIONS): Promise<string[]> {
   await requireVectorExtension(knex);
@@ -102,11 +103,13 @@ export async function migrateLatest(knex: Knex, migrations: readonly Migration[]
         await knex.migrate.latest(migratorConfig(migrations));
         return [...applied, ...pendingBefore];
       } catch (err) {
-        if (!isLockTimeout(err) || attempt >= LOCK_RETRIES) throw err;
+        // A Citus worker out of reach for a moment (a compose network still resolving its name
+        // as the services start) fails the run like a lock not granted: it is tried again.
+        if (!(isLockTimeout(err) || isDatabaseUnavailable(err)) || attempt >= RETRIES) throw err;
         // The migrations before the failing one that committed on their own stay applied.
         const pending = new Set(await pendingMigrations(knex, migrations));
         applied.push(...pendingBefore.filter((name) => !pending.has(name)));
-        await delay(LOCK_RETRY_DELAY_MS);
+        await delay(RETRY_DELAY_MS);
       }
     }
   });

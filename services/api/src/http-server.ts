@@ -1,4 +1,4 @@
-import { createServer, Server } from 'node:http';
+import { createServer, Server, ServerResponse } from 'node:http';
 import type { Express } from 'express';
 import { answerClientErrors } from './lib/client-errors';
 import { MAX_HEADER_COUNT } from './middleware/request-headers';
@@ -17,5 +17,37 @@ export function createHttpServer(app: Express): Server {
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, app);
   server.maxHeadersCount = MAX_HEADER_COUNT;
   answerClientErrors(server);
+  const open = new Set<ServerResponse>();
+  server.prependListener('request', (_req, res: ServerResponse) => {
+    if (draining.has(server)) res.setHeader('Connection', 'close');
+    open.add(res);
+    res.once('close', () => {
+      open.delete(res);
+      // A response sent before the drain began left its connection open: closed once idle.
+      if (draining.has(server)) setImmediate(() => server.closeIdleConnections());
+    });
+  });
+  responsesOf.set(server, open);
   return server;
+}
+
+const draining = new WeakSet<Server>();
+const responsesOf = new WeakMap<Server, Set<ServerResponse>>();
+
+/**
+ * Stops accepting and resolves once the requests in flight are answered. A keep-alive client
+ * sending request after request would hold its connection, and the process, open to the end of
+ * the grace period: every answer from now on says `Connection: close`, every connection is closed
+ * once idle, and what is still open at `deadlineMs` (a long stream) is cut.
+ */
+export function closeGracefully(server: Server, deadlineMs: number): Promise<void> {
+  draining.add(server);
+  for (const res of responsesOf.get(server) ?? []) if (!res.headersSent) res.setHeader('Connection', 'close');
+  const cut = setTimeout(() => server.closeAllConnections(), deadlineMs);
+  return new Promise<void>((resolve) =>
+    server.close(() => {
+      clearTimeout(cut);
+      resolve();
+    }),
+  );
 }

@@ -1,7 +1,8 @@
 import { bootstrapAdminKey } from '@ams/accounts';
+import { DRAIN_MS } from '@ams/runtime';
 import { createApp } from './app';
 import type { AppContext } from './context';
-import { createHttpServer } from './http-server';
+import { closeGracefully, createHttpServer } from './http-server';
 import { announceBootstrapKey } from './lib/bootstrap-key-output';
 
 /**
@@ -24,8 +25,7 @@ export async function serveApi(ctx: AppContext): Promise<{ close(): Promise<void
   }
   return {
     async close() {
-      server.closeIdleConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeGracefully(server, DRAIN_MS);
       await api.close();
     },
   };

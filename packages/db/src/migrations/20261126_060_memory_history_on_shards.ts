@@ -14,6 +14,9 @@ const untracked = `ARRAY[${UNTRACKED_MEMORY_COLUMNS.map((c) => `'${c}'`).join(',
 export const memoryHistoryOnShards: Migration = {
   name: '20261126_060_memory_history_on_shards',
   up: [
+    // A write already in its old trigger when the helpers below are dropped would look them up and
+    // fail: writes wait the few milliseconds this takes (the lock CREATE TRIGGER would take).
+    `LOCK TABLE memories IN SHARE ROW EXCLUSIVE MODE`,
     `CREATE FUNCTION memory_tracked_state_of(m record) RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
      BEGIN
        m.embedding := NULL;

@@ -111,6 +111,29 @@ describe('API processes under faults', () => {
     }
   }, 300_000);
 
+  it('SIGTERM under keep-alive load: the requests in flight are answered and the process exits 0 well within the grace period', async () => {
+    const { child, base } = await startApi({ REDIS_KEY_PREFIX: `term-${crypto.randomBytes(3).toString('hex')}`, RATE_LIMIT_PER_MINUTE: '100000' });
+    const statuses: number[] = [];
+    let stop = false;
+    // Eight clients each reusing one connection (fetch keeps it alive), request after request.
+    const clients = Array.from({ length: 8 }, async (_, c) => {
+      for (let i = 0; !stop; i++) {
+        const res = await call(base, 'POST', '/v1/memories', { content: `client ${c} item ${i}`, agent_id: 'term-test' }).catch(() => undefined);
+        if (!res) return; // the server closed the connection: refused, not answered
+        statuses.push(res.status);
+        await res.arrayBuffer();
+      }
+    });
+    await waitFor(() => statuses.length >= 40, 30_000, 'requests answered');
+    const begin = Date.now();
+    const code = await stopProcess(child, 'SIGTERM');
+    const took = Date.now() - begin;
+    stop = true;
+    await Promise.all(clients);
+    expect({ code, drainedInTime: took < 5_000 }).toEqual({ code: 0, drainedInTime: true });
+    expect(statuses.filter((s) => s !== 201)).toEqual([]);
+  }, 120_000);
+
   it('an import SIGKILLed midway: what its job says was stored is exactly what is stored, and sending the file again finishes it', async () => {
     const owner = await createAccount(t.ctx);
     const env = { REDIS_KEY_PREFIX: `imp-${crypto.randomBytes(3).toString('hex')}`, RATE_LIMIT_PER_MINUTE: '100000', IMPORT_STALE_AFTER_MS: '2000' };
