@@ -488,7 +488,8 @@ log "default profile OK. image $((size / 1000000)) MB, cold start ${cold_ms} ms"
 profile_upgrade() {
   local old old_image new_migration s c
   old=$(upgrade_from)
-  new_migration=$(git diff --name-only "$old" -- packages/db/src/migrations | grep -vE '/(index|migration)\.ts$' | xargs -n1 basename | sed 's/\.ts$//')
+  # Added since: a migration edited since (060 took a lock first) is not one the old image lacks.
+  new_migration=$(git diff --name-only --diff-filter=A "$old" -- packages/db/src/migrations | grep -vE '/(index|migration)\.ts$' | xargs -n1 basename | sed 's/\.ts$//')
   old_image="localhost/ams-deploy/app:$(git rev-parse --short=12 "$old")"
   # The load below cannot tell a lock held for the length of a large table's scan from a short one
   # (its tables are small): the static half of the migrations' lock check names such statements.

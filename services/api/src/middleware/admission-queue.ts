@@ -60,17 +60,16 @@ const STANDING_AFTER_MS = 50;
  * served) wait at most 3.
  */
 const STANDING_SERVICE_TIMES = 4;
-/**
- * How long after a refusal of an overload the queue sheds (each renews it): `sheddingSlots` apply;
- * an emptied queue ends it at once. Also the window over which refusals and answers are counted.
- */
+/** How long after a refusal of an overload the queue sheds (each renews it): `sheddingSlots` apply; an emptied queue ends it at once. */
 const SHEDDING_HOLD_MS = 1000;
 /**
- * Refusals at the door per answer, over the last one or two windows, from which on they are an
- * overload that sheds. Below it they are a burst's tail: dropping to `sheddingSlots` then would
+ * Refusals at the door per answer, over the last one or two tally windows, from which on they are
+ * an overload that sheds. Below it they are a burst's tail: dropping to `sheddingSlots` then would
  * cut the rate served below the rate offered, and the refusals that follow would hold it there.
+ * The window is short, so an overload sheds before it has built a backlog of refusals.
  */
 const SHED_REFUSALS_PER_ANSWER = 0.5;
+const TALLY_WINDOW_MS = 250;
 /** Arrival gaps are remembered over two windows of this length (the longest of the last 0.5 to 1 s). */
 const GAP_WINDOW_MS = 500;
 /** Weight of each new service time in the moving average. */
@@ -99,8 +98,9 @@ const MAX_WEIGHT = 100;
  * - while the database or event loop is saturated (`overload`), when its flow already holds its
  *   fair share of the slots: refusals fall on the flows over their share first.
  * With `sheddingSlots`, refusals at least half as many as the answers start shedding for
- * SHEDDING_HOLD_MS, renewed by the next; the first empty queue ends it. A waiter still waiting a service time past the budget (a slow
- * statement held the slots) is refused then; one whose client leaves is dropped.
+ * SHEDDING_HOLD_MS, renewed by the next; the first empty queue ends it. A waiter still waiting a
+ * service time past the budget (a slow statement held the slots) is refused then; one whose client
+ * leaves is dropped.
  */
 export class AdmissionQueue {
   private readonly flows = new Map<string, Flow>();
@@ -115,7 +115,7 @@ export class AdmissionQueue {
   private lastArrivalAt: number;
   /** The longest gap between two arrivals in the current window and in the one before. */
   private gaps = { windowStart: 0, current: 0, previous: 0 };
-  /** Refusals at the door and answers, in the current SHEDDING_HOLD_MS window and in the one before. */
+  /** Refusals at the door and answers, in the current TALLY_WINDOW_MS window and in the one before. */
   private tally = { windowStart: 0, refused: 0, answered: 0, previousRefused: 0, previousAnswered: 0 };
 
   constructor(
@@ -307,8 +307,8 @@ export class AdmissionQueue {
   private counted(): AdmissionQueue['tally'] {
     const now = this.now();
     const tally = this.tally;
-    if (now - tally.windowStart >= SHEDDING_HOLD_MS) {
-      const adjacent = now - tally.windowStart < 2 * SHEDDING_HOLD_MS;
+    if (now - tally.windowStart >= TALLY_WINDOW_MS) {
+      const adjacent = now - tally.windowStart < 2 * TALLY_WINDOW_MS;
       tally.previousRefused = adjacent ? tally.refused : 0;
       tally.previousAnswered = adjacent ? tally.answered : 0;
       tally.refused = tally.answered = 0;
