@@ -60,8 +60,16 @@ const STANDING_AFTER_MS = 50;
  * served) wait at most 3.
  */
 const STANDING_SERVICE_TIMES = 4;
-/** How long after a refusal the queue sheds (each refusal renews it): `sheddingSlots` apply; an emptied queue ends it at once. */
+/** How long after a refusal of an overload the queue sheds (each renews it): `sheddingSlots` apply; an emptied queue ends it at once. */
 const SHEDDING_HOLD_MS = 1000;
+/**
+ * Refusals at the door per answer, over the last one or two tally windows, from which on they are
+ * an overload that sheds. Below it they are a burst's tail: dropping to `sheddingSlots` then would
+ * cut the rate served below the rate offered, and the refusals that follow would hold it there.
+ * The window is short, so an overload sheds before it has built a backlog of refusals.
+ */
+const SHED_REFUSALS_PER_ANSWER = 0.5;
+const TALLY_WINDOW_MS = 250;
 /** Arrival gaps are remembered over two windows of this length (the longest of the last 0.5 to 1 s). */
 const GAP_WINDOW_MS = 500;
 /** Weight of each new service time in the moving average. */
@@ -89,9 +97,10 @@ const MAX_WEIGHT = 100;
  *   newest waiter is refused to make room;
  * - while the database or event loop is saturated (`overload`), when its flow already holds its
  *   fair share of the slots: refusals fall on the flows over their share first.
- * With `sheddingSlots`, a refusal starts shedding for SHEDDING_HOLD_MS, renewed by the next; the
- * first empty queue ends it. A waiter still waiting a service time past the budget (a slow
- * statement held the slots) is refused then; one whose client leaves is dropped.
+ * With `sheddingSlots`, refusals at least half as many as the answers start shedding for
+ * SHEDDING_HOLD_MS, renewed by the next; the first empty queue ends it. A waiter still waiting a
+ * service time past the budget (a slow statement held the slots) is refused then; one whose client
+ * leaves is dropped.
  */
 export class AdmissionQueue {
   private readonly flows = new Map<string, Flow>();
@@ -106,12 +115,14 @@ export class AdmissionQueue {
   private lastArrivalAt: number;
   /** The longest gap between two arrivals in the current window and in the one before. */
   private gaps = { windowStart: 0, current: 0, previous: 0 };
+  /** Refusals at the door and answers, in the current TALLY_WINDOW_MS window and in the one before. */
+  private tally = { windowStart: 0, refused: 0, answered: 0, previousRefused: 0, previousAnswered: 0 };
 
   constructor(
     private readonly limits: AdmissionLimits,
     private readonly now: () => number = () => performance.now(),
   ) {
-    this.lastEmptyAt = this.lastArrivalAt = this.gaps.windowStart = now();
+    this.lastEmptyAt = this.lastArrivalAt = this.gaps.windowStart = this.tally.windowStart = now();
   }
 
   /** The mean time a request holds its slot (moving average of `served`); 0 before the first. */
@@ -276,17 +287,34 @@ export class AdmissionQueue {
   }
 
   /**
-   * A refusal at the door: the queue sheds. If that drops the slots (embedded mode) on a standing
+   * A refusal at the door: the queue sheds if refusals are an overload (SHED_REFUSALS_PER_ANSWER). If that drops the slots (embedded mode) on a standing
    * queue (an overload that lasts), the waiters queued under the larger allowance would now wait
    * several service times each: the newest of the busiest flows are refused at once. A burst on a
    * quiet queue keeps its waiters (each still refused past its budget).
    */
   private shed(reason: string): { refused: string } {
+    const tally = this.counted();
+    tally.refused++;
+    if (tally.refused + tally.previousRefused < SHED_REFUSALS_PER_ANSWER * (tally.answered + tally.previousAnswered)) return { refused: reason };
     const slotsBefore = this.slots;
     const standing = this.standing();
     this.shedUntil = this.now() + SHEDDING_HOLD_MS;
     if (standing && this.slots < slotsBefore) this.trim();
     return { refused: reason };
+  }
+
+  /** The tally, its window moved on to now. */
+  private counted(): AdmissionQueue['tally'] {
+    const now = this.now();
+    const tally = this.tally;
+    if (now - tally.windowStart >= TALLY_WINDOW_MS) {
+      const adjacent = now - tally.windowStart < 2 * TALLY_WINDOW_MS;
+      tally.previousRefused = adjacent ? tally.refused : 0;
+      tally.previousAnswered = adjacent ? tally.answered : 0;
+      tally.refused = tally.answered = 0;
+      tally.windowStart = now;
+    }
+    return tally;
   }
 
   /** Refuses the newest waiters of the busiest flows until the last one's expected wait is within what the busiest may wait. */
@@ -322,7 +350,10 @@ export class AdmissionQueue {
       released = true;
       flow.inFlight--;
       this.inFlightCount--;
-      if (servedMs !== undefined) this.served(servedMs);
+      if (servedMs !== undefined) {
+        this.served(servedMs);
+        this.counted().answered++;
+      }
       this.forgetIfIdle(flow);
       this.dispatch();
     });
