@@ -13,14 +13,17 @@ export function isUniqueViolation(err: unknown, constraint: string): boolean {
 /**
  * The database (or, on Citus, the worker holding the account's shard) cannot be reached: a
  * connection exception (SQLSTATE class 08, what Citus raises for a worker that is down), a server
- * shutting down or starting (57P01-57P03), or a refused or reset socket. Worth a retry: the API
- * answers 503.
+ * shutting down or starting (57P01-57P03), a refused, reset or timed-out socket, or a host name
+ * that does not resolve (yet: a compose network adds names as containers join). Worth a retry:
+ * the API answers 503.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
   const e = err as { code?: unknown } | null;
   if (typeof e?.code !== 'string') return false;
-  return e.code.startsWith('08') || ['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET'].includes(e.code);
+  return e.code.startsWith('08') || UNREACHABLE.has(e.code);
 }
+
+const UNREACHABLE = new Set(['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN']);
 
 /**
  * A create's INSERT refused its row: an agent named through live_agent() was no longer live

@@ -23,6 +23,7 @@ export * from './repositories/search-hits.repository';
 export * from './repositories/sessions.repository';
 export * from './repositories/projects.repository';
 export * from './db-errors';
+export { waitForDatabase } from './wait-for-database';
 export * from './repositories/decisions.repository';
 export * from './repositories/patterns.repository';
 export * from './repositories/webhooks.repository';

@@ -1,6 +1,6 @@
 import { UsageMeter } from '@ams/accounts';
 import { ConfigError, createLogger, requireSplitMode, secretBoxFor, type Config, type Logger } from '@ams/core';
-import { createDatabase, migrateLatest, sealWebhookSecrets, type Database } from '@ams/db';
+import { createDatabase, migrateLatest, sealWebhookSecrets, waitForDatabase, type Database } from '@ams/db';
 import { accountActivityGauges, apiMetrics, dispatcherMetrics, embeddingBatchMetrics, periodicMetrics, workerMetrics } from '@ams/metrics';
 import { ImportJobs, type RecordRules } from '@ams/portability';
 import { createWebhookQueue, dispatcherSettings, OutboxReconciler, queuedRetries, WebhookDispatcher } from '@ams/webhooks';
@@ -73,6 +73,7 @@ async function openDatabase(config: Config, logger: Logger): Promise<Database> {
   const privacy = db.dataDirPrivacy;
   if (privacy?.exposed) logger.warn('DATA_DIR had files other users could read or write; made them owner-only', { data_dir: config.dataDir, entries: privacy.exposed });
   for (const entry of privacy?.unfixable ?? []) logger.warn('DATA_DIR entry left readable by other users: change its owner or mode', { path: entry.path, error: entry.error });
+  await waitForDatabase(db.knex, (err) => logger.warn('database not reachable yet; retrying in 1 s', { error: err.message }));
   const applied = await migrateLatest(db.knex);
   if (applied.length) logger.info('migrations applied', { migrations: applied });
   return db;
