@@ -34,6 +34,9 @@ interface Seed {
   memoryIds: string[];
 }
 
+/** A probe run in a transaction rolled back after it. */
+const ROLLBACK_AFTER = '/* rolled back */ ';
+
 /** The load's statements on `table` (a generic read and write-lock probe for any table it names). */
 function statementsFor(table: string, seed: Seed): Array<[string, unknown[]]> {
   const probes: Array<[string, unknown[]]> = [
@@ -44,7 +47,9 @@ function statementsFor(table: string, seed: Seed): Array<[string, unknown[]]> {
   if (table === 'memories') {
     const id = () => seed.memoryIds[Math.floor(Math.random() * seed.memoryIds.length)];
     probes.push(
-      [`INSERT INTO memories (account_id, agent_id, content, memory_type, tier) VALUES ($1, $2, $3, 'fact', 'hot')`, [seed.accountId, seed.agentId, `load ${Math.random()}`]],
+      // Rolled back (ROLLBACK_AFTER): the table keeps its seeded rows, so an index build over them
+      // takes as long at the end of the run as at its start.
+      [`${ROLLBACK_AFTER}INSERT INTO memories (account_id, agent_id, content, memory_type, tier) VALUES ($1, $2, $3, 'fact', 'hot')`, [seed.accountId, seed.agentId, `load ${Math.random()}`]],
       [`UPDATE memories SET importance = 0.6 WHERE account_id = $1 AND id = $2`, [seed.accountId, id()]],
       [`SELECT id FROM memories WHERE account_id = $1 AND content_tsv @@ plainto_tsquery('english', 'harbour') LIMIT 10`, [seed.accountId]],
     );
@@ -66,11 +71,15 @@ async function underLoad(url: string, tables: string[], seed: Seed, run: () => P
         for (const table of tables) {
           for (const [sql, params] of statementsFor(table, seed)) {
             if (stop) return;
+            const rollback = sql.startsWith(ROLLBACK_AFTER);
             try {
+              if (rollback) await client.query('BEGIN');
               await client.query(sql, params);
             } catch (err) {
               if ((err as { code?: string }).code !== '55P03') throw err;
-              waited.push(sql.split(' WHERE')[0]!);
+              waited.push(sql.replace(ROLLBACK_AFTER, '').split(' WHERE')[0]!);
+            } finally {
+              if (rollback) await client.query('ROLLBACK');
             }
           }
         }
