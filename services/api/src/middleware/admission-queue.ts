@@ -60,7 +60,10 @@ const STANDING_AFTER_MS = 50;
  * served) wait at most 3.
  */
 const STANDING_SERVICE_TIMES = 4;
-/** How long after a refusal of an overload the queue sheds (each renews it): `sheddingSlots` apply; an emptied queue ends it at once. */
+/**
+ * How long after a refusal of an overload the queue sheds (each renews it): `sheddingSlots` apply;
+ * an emptied queue ends it at once.
+ */
 const SHEDDING_HOLD_MS = 1000;
 /**
  * Refusals at the door per answer, over the last one or two tally windows, from which on they are
@@ -287,10 +290,11 @@ export class AdmissionQueue {
   }
 
   /**
-   * A refusal at the door: the queue sheds if refusals are an overload (SHED_REFUSALS_PER_ANSWER). If that drops the slots (embedded mode) on a standing
-   * queue (an overload that lasts), the waiters queued under the larger allowance would now wait
-   * several service times each: the newest of the busiest flows are refused at once. A burst on a
-   * quiet queue keeps its waiters (each still refused past its budget).
+   * A refusal at the door: the queue sheds if refusals are an overload (SHED_REFUSALS_PER_ANSWER).
+   * If that drops the slots (embedded mode) on a standing queue (an overload that lasts), the
+   * waiters queued under the larger allowance would now wait several service times each: the
+   * newest of the busiest flows are refused at once. A burst on a quiet queue keeps its waiters
+   * (each still refused past its budget).
    */
   private shed(reason: string): { refused: string } {
     const tally = this.counted();
