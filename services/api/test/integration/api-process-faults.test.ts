@@ -111,14 +111,14 @@ describe('API processes under faults', () => {
     }
   }, 300_000);
 
-  it('SIGTERM under keep-alive load: the requests in flight are answered and the process exits 0 well within the grace period', async () => {
-    const { child, base } = await startApi({ REDIS_KEY_PREFIX: `term-${crypto.randomBytes(3).toString('hex')}`, RATE_LIMIT_PER_MINUTE: '100000' });
+  /** Eight clients each reusing one connection, request after request, then SIGTERM: exit 0 in time, every answer a 201. */
+  const drainsUnderKeepAlive = async ({ child, base }: { child: ChildProcess; base: string }, key: string) => {
     const statuses: number[] = [];
     let stop = false;
     // Eight clients each reusing one connection (fetch keeps it alive), request after request.
     const clients = Array.from({ length: 8 }, async (_, c) => {
       for (let i = 0; !stop; i++) {
-        const res = await call(base, 'POST', '/v1/memories', { content: `client ${c} item ${i}`, agent_id: 'term-test' }).catch(() => undefined);
+        const res = await call(base, 'POST', '/v1/memories', { content: `client ${c} item ${i}`, agent_id: 'term-test' }, key).catch(() => undefined);
         if (!res) return; // the server closed the connection: refused, not answered
         statuses.push(res.status);
         await res.arrayBuffer();
@@ -132,6 +132,26 @@ describe('API processes under faults', () => {
     await Promise.all(clients);
     expect({ code, drainedInTime: took < 5_000 }).toEqual({ code: 0, drainedInTime: true });
     expect(statuses.filter((s) => s !== 201)).toEqual([]);
+  };
+
+  it('SIGTERM under keep-alive load: the requests in flight are answered and the process exits 0 well within the grace period', async () => {
+    await drainsUnderKeepAlive(await startApi({ REDIS_KEY_PREFIX: `term-${crypto.randomBytes(3).toString('hex')}`, RATE_LIMIT_PER_MINUTE: '100000' }), acct.key);
+  }, 120_000);
+
+  it('the same for the embedded server (PGlite on disk)', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ams-term-'));
+    try {
+      const api = await startApi({ DATABASE_URL: undefined, REDIS_URL: undefined, DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '100000' });
+      const reg = await fetch(`${api.base}/v1/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: `term-${crypto.randomBytes(3).toString('hex')}@example.com`, password: 'password-123' }),
+      });
+      expect(reg.status).toBe(201);
+      await drainsUnderKeepAlive(api, ((await reg.json()) as { api_key: string }).api_key);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   }, 120_000);
 
   it('an import SIGKILLed midway: what its job says was stored is exactly what is stored, and sending the file again finishes it', async () => {
