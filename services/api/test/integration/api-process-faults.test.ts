@@ -111,27 +111,31 @@ describe('API processes under faults', () => {
     }
   }, 300_000);
 
-  /** Eight clients each reusing one connection, request after request, then SIGTERM: exit 0 in time, every answer a 201. */
+  /**
+   * Eight clients each reusing one connection, request after request, then SIGTERM: exit 0 in time,
+   * every answer a 201 or (the load shed on a busy machine) a 503 with Retry-After.
+   */
   const drainsUnderKeepAlive = async ({ child, base }: { child: ChildProcess; base: string }, key: string) => {
-    const statuses: number[] = [];
+    const statuses: Array<number | string> = [];
     let stop = false;
     // Eight clients each reusing one connection (fetch keeps it alive), request after request.
     const clients = Array.from({ length: 8 }, async (_, c) => {
       for (let i = 0; !stop; i++) {
         const res = await call(base, 'POST', '/v1/memories', { content: `client ${c} item ${i}`, agent_id: 'term-test' }, key).catch(() => undefined);
         if (!res) return; // the server closed the connection: refused, not answered
-        statuses.push(res.status);
+        statuses.push(res.status === 503 && !res.headers.get('retry-after') ? '503 without Retry-After' : res.status);
         await res.arrayBuffer();
       }
     });
-    await waitFor(() => statuses.length >= 40, 30_000, 'requests answered');
+    await waitFor(() => statuses.filter((s) => s === 201).length >= 20, 30_000, 'writes acknowledged');
     const begin = Date.now();
     const code = await stopProcess(child, 'SIGTERM');
     const took = Date.now() - begin;
     stop = true;
     await Promise.all(clients);
     expect({ code, drainedInTime: took < 5_000 }).toEqual({ code: 0, drainedInTime: true });
-    expect(statuses.filter((s) => s !== 201)).toEqual([]);
+    expect(statuses.filter((s) => s !== 201 && s !== 503)).toEqual([]);
+    expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(20);
   };
 
   it('SIGTERM under keep-alive load: the requests in flight are answered and the process exits 0 well within the grace period', async () => {
