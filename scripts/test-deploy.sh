@@ -387,13 +387,18 @@ cli export -o "$work/export.ndjson" >/dev/null 2>&1 || fail "ams export"
 # --- Stop and start: SIGTERM drains and exits 0; cold start to healthy --------------------------
 log "SIGTERM and cold start"
 grace=20
-for s in api-2 embedding-worker-2 webhook-dispatcher; do
-  c=$(ctr "$s"); begin=$(date +%s%N)
+# Stops service $1 (SIGTERM, then SIGKILL at the grace period) and fails unless it drained and exited
+# 0 within the grace; the time it took is left in $took.
+stop_drained() {
+  local c code begin; c=$(ctr "$1"); begin=$(date +%s%N)
   podman stop -t "$grace" "$c" >/dev/null 2>>"$work/podman.log"
   took=$((($(date +%s%N) - begin) / 1000000))
   code=$(podman inspect -f '{{.State.ExitCode}}' "$c")
-  [ "$code" = 0 ] || fail "$s exited $code on SIGTERM (expected 0)"
-  [ "$took" -lt $((grace * 1000)) ] || fail "$s took $took ms to stop: killed at the grace period, not drained"
+  [ "$code" = 0 ] || fail "$1 exited $code on SIGTERM (expected 0, in $took ms)"
+  [ "$took" -lt $((grace * 1000)) ] || fail "$1 took $took ms to stop: killed at the grace period, not drained"
+}
+for s in api-2 embedding-worker-2 webhook-dispatcher; do
+  stop_drained "$s"
   log "  $s: SIGTERM -> exit 0 in $took ms"
 done
 begin=$(date +%s%N)
@@ -415,15 +420,11 @@ fi
 log "rolling restarts under load"
 start_load
 sleep 5
-# A restart is a stop and a start, as `podman restart` does, with the stop's exit code checked:
-# under load, with clients keeping their connections alive, SIGTERM still drains and exits 0.
+# A restart is a stop and a start, as `podman restart` does, with the stop checked: under load,
+# with clients keeping their connections alive, SIGTERM still drains and exits 0.
 restart() {
-  local s=$1 c begin took code; c=$(ctr "$s")
-  begin=$(date +%s%N)
-  podman stop -t "$grace" "$c" >/dev/null 2>>"$work/podman.log"
-  took=$((($(date +%s%N) - begin) / 1000000))
-  code=$(podman inspect -f '{{.State.ExitCode}}' "$c")
-  [ "$code" = 0 ] || fail "$s exited $code on SIGTERM under load (expected 0, in $took ms)"
+  local s=$1 c; c=$(ctr "$s")
+  stop_drained "$s"
   podman start "$c" >/dev/null 2>>"$work/podman.log"
   case $s in api) wait_http "$api/v1/health" 60 "$c" ;; api-2) wait_http "$api2/v1/health" 60 "$c" ;; esac
   wait_healthy "$c" 60

@@ -17,22 +17,26 @@ export function createHttpServer(app: Express): Server {
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, app);
   server.maxHeadersCount = MAX_HEADER_COUNT;
   answerClientErrors(server);
-  const open = new Set<ServerResponse>();
+  // The answers in progress, so a drain can mark them `Connection: close` (closeGracefully).
+  const state: DrainState = { draining: false, open: new Set() };
   server.prependListener('request', (_req, res: ServerResponse) => {
-    if (draining.has(server)) res.setHeader('Connection', 'close');
-    open.add(res);
+    if (state.draining) res.setHeader('Connection', 'close');
+    state.open.add(res);
     res.once('close', () => {
-      open.delete(res);
+      state.open.delete(res);
       // A response sent before the drain began left its connection open: closed once idle.
-      if (draining.has(server)) setImmediate(() => server.closeIdleConnections());
+      if (state.draining) setImmediate(() => server.closeIdleConnections());
     });
   });
-  responsesOf.set(server, open);
+  drainStates.set(server, state);
   return server;
 }
 
-const draining = new WeakSet<Server>();
-const responsesOf = new WeakMap<Server, Set<ServerResponse>>();
+interface DrainState {
+  draining: boolean;
+  open: Set<ServerResponse>;
+}
+const drainStates = new WeakMap<Server, DrainState>();
 
 /**
  * Stops accepting and resolves once the requests in flight are answered. A keep-alive client
@@ -41,8 +45,11 @@ const responsesOf = new WeakMap<Server, Set<ServerResponse>>();
  * once idle, and what is still open at `deadlineMs` (a long stream) is cut.
  */
 export function closeGracefully(server: Server, deadlineMs: number): Promise<void> {
-  draining.add(server);
-  for (const res of responsesOf.get(server) ?? []) if (!res.headersSent) res.setHeader('Connection', 'close');
+  const state = drainStates.get(server);
+  if (state) {
+    state.draining = true;
+    for (const res of state.open) if (!res.headersSent) res.setHeader('Connection', 'close');
+  }
   const cut = setTimeout(() => server.closeAllConnections(), deadlineMs);
   return new Promise<void>((resolve) =>
     server.close(() => {
