@@ -69,8 +69,12 @@ class ModelThread {
       if (!call) return;
       this.pending.delete(reply.id);
       if (this.pending.size === 0) worker.unref();
-      if (reply.error !== undefined) call.reject(new Error(reply.error));
-      else call.resolve(reply);
+      // Each caller goes on in a turn of its own: Node hands over a worker's messages in one go,
+      // those that arrive meanwhile too, so callers that hold the loop (a request's SQL, on this
+      // thread in embedded mode) while the next replies come would run back to back, for 80 ms
+      // turns under a flood, with sockets and timers waiting: new requests were read and refused late.
+      if (reply.error !== undefined) setImmediate(() => call.reject(new Error(reply.error)));
+      else setImmediate(() => call.resolve(reply));
     });
     const stop = (reason: string) => {
       this.stopped ??= new Error(`The embedding model's thread stopped (${reason}); restart the process to embed again.`);
