@@ -13,7 +13,7 @@ import { percentiles } from './support';
 import { closedLoop, openLoop, search, type Run, type Target, type UnseenQueries } from './load-loops';
 
 const FLOOD_CLIENTS = 16;
-const LIGHT_RATE = 5;
+export const LIGHT_RATE = 5;
 const BURST = 30;
 
 const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');

@@ -2,6 +2,12 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 
+/** The header a search says when it was sent by (see load-trace.ts). */
+export const SENT_AT_HEADER = 'x-bench-sent-at';
+
+/** Now on the clock every process of the machine shares (ms since the epoch, sub-millisecond). */
+export const wallClock = (): number => performance.timeOrigin + performance.now();
+
 export interface Target {
   baseUrl: string;
   key: string;
@@ -52,7 +58,7 @@ export function search(target: Target, agent: http.Agent, query: string, key = t
       method: 'POST',
       agent,
       timeout: 60_000,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, 'content-length': Buffer.byteLength(body) },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, 'content-length': Buffer.byteLength(body), [SENT_AT_HEADER]: String(wallClock()) },
     });
     req.on('response', (res) => {
       res.resume();

@@ -34,7 +34,8 @@ import { seedStore } from './seed';
 import { CPU_GROUPS, cpuByGroup, cpuPerRequest } from './proc-cpu';
 import { arg, bareTopK, percentiles, startBenchServer, type BenchServer } from './support';
 import { closedLoop, openLoop, search, UnseenQueries, type Run, type Target } from './load-loops';
-import { bursts, twoTenants } from './load-fairness';
+import { bursts, LIGHT_RATE, twoTenants } from './load-fairness';
+import { recordTrace, reportTrace } from './load-trace';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -60,7 +61,12 @@ async function serve(): Promise<void> {
   const seeded = `${fromModel} rows with bare-model vectors, ${jittered} with jittered copies of them; a second account with ${lightMemories}`;
   const target: Target = { baseUrl: server.baseUrl, key: server.key, databaseUrl: server.databaseUrl, accountId: server.accountId, seeded, light };
   process.stdout.write(JSON.stringify(target) + '\n');
-  const stop = () => void server.close().then(() => process.exit(0));
+  const writeTrace = process.env.BENCH_TRACE ? recordTrace(server.server, light.key, process.env.BENCH_TRACE) : undefined;
+  const stop = () =>
+    void server.close().then(() => {
+      writeTrace?.();
+      process.exit(0);
+    });
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
 }
@@ -187,6 +193,9 @@ async function main(): Promise<void> {
   const memories = arg('memories', 10_000);
   const mode = option('mode', 'split');
   const levels = option('levels', '1,4,8,16').split(',').map(Number);
+  // The steps after the closed loop (which always runs: the others offer the rate it reached).
+  const steps = new Set(option('steps', 'open,tenants,bursts').split(','));
+  const tenantSeconds = Math.max(40, seconds);
   const corpus = loadCorpus();
   if (!corpus) {
     console.error(CORPUS_MISSING);
@@ -278,26 +287,30 @@ async function main(): Promise<void> {
     const crowded = [...levels].sort((a, b) => b - a).slice(0, 2);
     const sustainable = Math.max(1, Math.round(Math.max(...crowded.map((c) => rateOf(byLevel.get(c)!)))));
     const unloaded = byLevel.get(Math.min(...levels))!;
-    console.log(`\nopen loop at the rate ${crowded.join(' and ')} clients reached (${sustainable}/s) and twice it:`);
     const ow = [10, 10, 10, 9, 8, 8, 11];
-    console.log(row(['offered/s', 'accepted/s', '503/s', 'p50 ms', 'p99 ms', 'other', '503 p99 ms'], ow));
+    if (steps.has('open')) {
+      console.log(`\nopen loop at the rate ${crowded.join(' and ')} clients reached (${sustainable}/s) and twice it:`);
+      console.log(row(['offered/s', 'accepted/s', '503/s', 'p50 ms', 'p99 ms', 'other', '503 p99 ms'], ow));
+    }
     const loaded: Run[] = [];
-    for (const factor of [1, 2]) {
+    for (const factor of steps.has('open') ? [1, 2] : []) {
       const r = await openLoop(target, queries, sustainable * factor, seconds);
       loaded.push(r);
       for (const [s, n] of r.other) other.set(s, (other.get(s) ?? 0) + n);
       const p = percentiles(r.latencies);
       console.log(row([sustainable * factor, rateOf(r), r.shed / r.seconds, p.p50, p.p99, String([...r.other.values()].reduce((a, b) => a + b, 0)), percentiles(r.shedLatencies).p99], ow));
     }
-    const base = percentiles(unloaded.latencies).p99;
-    const at2 = percentiles(loaded[1]!.latencies).p99;
-    const shed2 = percentiles(loaded[1]!.shedLatencies).p99;
-    console.log(
-      `\nat 2×: accepted p99 ${fmt(at2)} ms = ${(at2 / base).toFixed(2)}× the ${Math.min(...levels)}-client p99 ${fmt(base)} ms (goal ≤ 3×); ` +
-        `503 p99 ${fmt(shed2)} ms (goal < 50 ms)`,
-    );
-    if (target.light) await twoTenants(target, agent, queries, Math.max(40, seconds));
-    await bursts(target, queries, sustainable, seconds);
+    if (loaded[1]) {
+      const base = percentiles(unloaded.latencies).p99;
+      const at2 = percentiles(loaded[1].latencies).p99;
+      const shed2 = percentiles(loaded[1].shedLatencies).p99;
+      console.log(
+        `\nat 2×: accepted p99 ${fmt(at2)} ms = ${(at2 / base).toFixed(2)}× the ${Math.min(...levels)}-client p99 ${fmt(base)} ms (goal ≤ 3×); ` +
+          `503 p99 ${fmt(shed2)} ms (goal < 50 ms)`,
+      );
+    }
+    if (target.light && steps.has('tenants')) await twoTenants(target, agent, queries, tenantSeconds);
+    if (steps.has('bursts')) await bursts(target, queries, sustainable, seconds);
     console.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at end`);
     if (other.size > 0) console.log(`answers neither 200 nor 503, by status (0: none): ${[...other].map(([s, n]) => `${s} × ${n}`).join(', ')}`);
   } finally {
@@ -309,6 +322,7 @@ async function main(): Promise<void> {
       await new Promise((r) => c.once('exit', r));
     }
   }
+  if (process.env.BENCH_TRACE && steps.has('tenants')) reportTrace(process.env.BENCH_TRACE, LIGHT_RATE * tenantSeconds);
   process.exit(0);
 }
 

@@ -9,12 +9,6 @@ export interface AdmissionLimits {
   capacity: number;
   /** The latency budget: the longest a request may be expected (and allowed) to wait for a slot. */
   maxDelayMs: number;
-  /**
-   * The in-flight bound while shedding, when lower than `slots`. Embedded mode: PGlite runs its
-   * statements on the event loop, so the loop itself is the one slot; under overload one request
-   * at a time leaves it idle while the model embeds, the time it needs to refuse the rest at once.
-   */
-  sheddingSlots?: number;
 }
 
 /** Who asks for a slot: requests of one flow share its fair share. */
@@ -60,19 +54,6 @@ const STANDING_AFTER_MS = 50;
  * served) wait at most 3.
  */
 const STANDING_SERVICE_TIMES = 4;
-/**
- * How long after a refusal of an overload the queue sheds (each renews it): `sheddingSlots` apply;
- * an emptied queue ends it at once.
- */
-const SHEDDING_HOLD_MS = 1000;
-/**
- * Refusals at the door per answer, over the last one or two tally windows, from which on they are
- * an overload that sheds. Below it they are a burst's tail: dropping to `sheddingSlots` then would
- * cut the rate served below the rate offered, and the refusals that follow would hold it there.
- * The window is short, so an overload sheds before it has built a backlog of refusals.
- */
-const SHED_REFUSALS_PER_ANSWER = 0.5;
-const TALLY_WINDOW_MS = 250;
 /** Arrival gaps are remembered over two windows of this length (the longest of the last 0.5 to 1 s). */
 const GAP_WINDOW_MS = 500;
 /** Weight of each new service time in the moving average. */
@@ -100,10 +81,8 @@ const MAX_WEIGHT = 100;
  *   newest waiter is refused to make room;
  * - while the database or event loop is saturated (`overload`), when its flow already holds its
  *   fair share of the slots: refusals fall on the flows over their share first.
- * With `sheddingSlots`, refusals at least half as many as the answers start shedding for
- * SHEDDING_HOLD_MS, renewed by the next; the first empty queue ends it. A waiter still waiting a
- * service time past the budget (a slow statement held the slots) is refused then; one whose client
- * leaves is dropped.
+ * A waiter still waiting a service time past the budget (a slow statement held the slots) is
+ * refused then; one whose client leaves is dropped.
  */
 export class AdmissionQueue {
   private readonly flows = new Map<string, Flow>();
@@ -112,20 +91,17 @@ export class AdmissionQueue {
   private turn = 0;
   private waitingCount = 0;
   private inFlightCount = 0;
-  private shedUntil = -Infinity;
   private serviceEstimateMs = 0;
   private lastEmptyAt: number;
   private lastArrivalAt: number;
   /** The longest gap between two arrivals in the current window and in the one before. */
   private gaps = { windowStart: 0, current: 0, previous: 0 };
-  /** Refusals at the door and answers, in the current TALLY_WINDOW_MS window and in the one before. */
-  private tally = { windowStart: 0, refused: 0, answered: 0, previousRefused: 0, previousAnswered: 0 };
 
   constructor(
     private readonly limits: AdmissionLimits,
     private readonly now: () => number = () => performance.now(),
   ) {
-    this.lastEmptyAt = this.lastArrivalAt = this.gaps.windowStart = this.tally.windowStart = now();
+    this.lastEmptyAt = this.lastArrivalAt = this.gaps.windowStart = now();
   }
 
   /** The mean time a request holds its slot (moving average of `served`); 0 before the first. */
@@ -141,19 +117,14 @@ export class AdmissionQueue {
     return this.inFlightCount;
   }
 
-  /** The in-flight bound now: `sheddingSlots` while shedding, else `slots`. */
+  /** The in-flight bound. */
   get slots(): number {
-    const { slots, sheddingSlots } = this.limits;
-    return sheddingSlots && sheddingSlots < slots && this.shedding() ? sheddingSlots : slots;
+    return this.limits.slots;
   }
 
   /** Whether every slot is taken (a newcomer would wait). */
   full(): boolean {
     return this.limits.slots > 0 && this.inFlightCount >= this.slots;
-  }
-
-  private shedding(): boolean {
-    return this.waitingCount > 0 && this.now() < this.shedUntil;
   }
 
   /** The queue has not been empty for STANDING_AFTER_MS. */
@@ -236,7 +207,7 @@ export class AdmissionQueue {
     const refused = this.refusal(flow, overload);
     if (refused) {
       this.forgetIfIdle(flow);
-      return this.shed(refused);
+      return { refused };
     }
     if (this.mayStart(flow, overload)) {
       this.begin(flow, start);
@@ -245,10 +216,7 @@ export class AdmissionQueue {
     if (this.waitingCount >= this.limits.capacity) this.makeRoom();
     const waiter: Waiter = { flow, start, refuse };
     if (this.limits.maxDelayMs > 0) {
-      waiter.timer = setTimeout(() => {
-        // Not a sign of overload by itself (one slow statement held the slots): no shedding.
-        if (this.remove(waiter)) waiter.refuse();
-      }, this.limits.maxDelayMs + this.serviceEstimateMs);
+      waiter.timer = setTimeout(() => void (this.remove(waiter) && waiter.refuse()), this.limits.maxDelayMs + this.serviceEstimateMs);
     }
     if (flow.waiting.length === 0) this.joinRing(flow);
     if (this.waitingCount === 0) this.lastEmptyAt = this.now();
@@ -262,13 +230,13 @@ export class AdmissionQueue {
    * less than its fair share and none of its requests wait. Then it borrows a slot (up to BORROWED_SLOTS
    * per slot) rather than wait for one of the busy flows' requests to finish: a light account's
    * request waits for nobody. The borrowed slot is repaid by the next slot freed, which starts nothing.
-   * No borrowing under overload or while shedding slots (embedded mode): the light flow's turn comes next.
+   * No borrowing under overload: the light flow's turn comes next.
    */
   private mayStart(flow: Flow, overload: string | null): boolean {
     if (flow.inFlight >= this.slotsPerFlow || flow.waiting.length > 0) return false;
     const slots = this.slots;
     if (this.inFlightCount < slots) return true;
-    if (overload || slots < this.limits.slots) return false;
+    if (overload) return false;
     return this.inFlightCount < (1 + BORROWED_SLOTS) * slots && flow.inFlight < this.fairShare(flow);
   }
 
@@ -287,47 +255,6 @@ export class AdmissionQueue {
     // Without a bound on slots, a share of those in use.
     const slots = Number.isFinite(this.limits.slots) ? this.limits.slots : this.inFlightCount;
     return Math.max(1, (slots * flow.weight) / weights);
-  }
-
-  /**
-   * A refusal at the door: the queue sheds if refusals are an overload (SHED_REFUSALS_PER_ANSWER).
-   * If that drops the slots (embedded mode) on a standing queue (an overload that lasts), the
-   * waiters queued under the larger allowance would now wait several service times each: the
-   * newest of the busiest flows are refused at once. A burst on a quiet queue keeps its waiters
-   * (each still refused past its budget).
-   */
-  private shed(reason: string): { refused: string } {
-    const tally = this.counted();
-    tally.refused++;
-    if (tally.refused + tally.previousRefused < SHED_REFUSALS_PER_ANSWER * (tally.answered + tally.previousAnswered)) return { refused: reason };
-    const slotsBefore = this.slots;
-    const standing = this.standing();
-    this.shedUntil = this.now() + SHEDDING_HOLD_MS;
-    if (standing && this.slots < slotsBefore) this.trim();
-    return { refused: reason };
-  }
-
-  /** The tally, its window moved on to now. */
-  private counted(): AdmissionQueue['tally'] {
-    const now = this.now();
-    const tally = this.tally;
-    if (now - tally.windowStart >= TALLY_WINDOW_MS) {
-      const adjacent = now - tally.windowStart < 2 * TALLY_WINDOW_MS;
-      tally.previousRefused = adjacent ? tally.refused : 0;
-      tally.previousAnswered = adjacent ? tally.answered : 0;
-      tally.refused = tally.answered = 0;
-      tally.windowStart = now;
-    }
-    return tally;
-  }
-
-  /** Refuses the newest waiters of the busiest flows until the last one's expected wait is within what the busiest may wait. */
-  private trim(): void {
-    if (this.limits.maxDelayMs <= 0) return;
-    for (let busiest = this.busiest(); busiest; busiest = this.busiest()) {
-      if ((this.waitingCount / Math.max(1, this.slots)) * this.serviceEstimateMs <= this.allowedDelayMs(busiest)) return;
-      this.makeRoom();
-    }
   }
 
   /** The queue is full: the busiest flow's (weighted) newest waiter is refused. */
@@ -354,10 +281,7 @@ export class AdmissionQueue {
       released = true;
       flow.inFlight--;
       this.inFlightCount--;
-      if (servedMs !== undefined) {
-        this.served(servedMs);
-        this.counted().answered++;
-      }
+      if (servedMs !== undefined) this.served(servedMs);
       this.forgetIfIdle(flow);
       this.dispatch();
     });

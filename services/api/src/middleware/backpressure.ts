@@ -81,7 +81,7 @@ export class LoadGauge {
     return this.admission?.length ?? 0;
   }
 
-  /** The in-flight bound now (lower while shedding in embedded mode). */
+  /** The in-flight bound. */
   slots(): number {
     return this.admission?.slots ?? this.ctx.config.backpressure.maxInFlight;
   }
@@ -125,9 +125,7 @@ export type FairShareWeight = (accountId: string) => number;
  */
 export function backpressure(ctx: AppContext, gauge = new LoadGauge(ctx), weightOf: FairShareWeight = () => 1): RequestHandler {
   const { requestTimeoutMs: timeoutMs, maxInFlight, maxInFlightPerAccount, maxQueued, maxQueueDelayMs } = ctx.config.backpressure;
-  // Embedded mode: PGlite's statements run on this event loop, the one slot under overload (see AdmissionLimits).
-  const sheddingSlots = ctx.db.driver === 'pglite' ? 1 : undefined;
-  const queue = new AdmissionQueue({ slots: maxInFlight || Infinity, slotsPerFlow: maxInFlightPerAccount, capacity: maxQueued, maxDelayMs: maxQueueDelayMs, sheddingSlots });
+  const queue = new AdmissionQueue({ slots: maxInFlight || Infinity, slotsPerFlow: maxInFlightPerAccount, capacity: maxQueued, maxDelayMs: maxQueueDelayMs });
   gauge.admission = queue;
   const refused = admissionMetrics(ctx.metrics.registry, { inFlight: () => queue.inFlight, queued: () => queue.length });
   const refuse = (req: Request, res: Response, reason: string) => {
