@@ -1,11 +1,12 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { ApiError } from '@ams/core';
+import { ApiError, type Logger } from '@ams/core';
 import { whileReading } from '@ams/db';
 import type { AppContext } from '../context';
 import { AdmissionQueue, REFUSALS, type Release } from './admission-queue';
 import { admissionMetrics } from '@ams/metrics';
 import { sendError } from './error-handler';
+import { withoutRequestLine } from './request-logger';
 import { bindSignal, requestSignal, RETRY_AFTER_SECONDS } from './request-signal';
 
 export { requestSignal };
@@ -18,6 +19,7 @@ interface TarnPool {
 }
 
 const POOL_INTERVAL_MS = 500;
+const SUMMARY_MS = 1000;
 
 const OVERLOADS = { database_saturated: 'the database is saturated', event_loop_saturated: 'the server is saturated' } as const;
 /** A refusal's message → its metric label. */
@@ -112,6 +114,23 @@ function unavailable(req: Request, res: Response, err: ApiError): void {
   sendError(req, res, err);
 }
 
+/**
+ * Refusals go to the log summed, one warning a second at most with their counts by reason, not a
+ * line each: under a flood those lines would cost the cores the refusals are there to save.
+ */
+function refusalSummary(logger: Logger): (label: string) => void {
+  let counts: Record<string, number> = {};
+  let timer: NodeJS.Timeout | undefined;
+  return (label) => {
+    counts[label] = (counts[label] ?? 0) + 1;
+    timer ??= setTimeout(() => {
+      logger.warn('requests refused (503, overload)', { refused: counts, window_ms: SUMMARY_MS });
+      counts = {};
+      timer = undefined;
+    }, SUMMARY_MS).unref();
+  };
+}
+
 /** A caller's share of the slots: its account's weight; before authentication, its address's. */
 export type FairShareWeight = (accountId: string) => number;
 
@@ -127,10 +146,18 @@ export function backpressure(ctx: AppContext, gauge = new LoadGauge(ctx), weight
   const { requestTimeoutMs: timeoutMs, maxInFlight, maxInFlightPerAccount, maxQueued, maxQueueDelayMs } = ctx.config.backpressure;
   const queue = new AdmissionQueue({ slots: maxInFlight || Infinity, slotsPerFlow: maxInFlightPerAccount, capacity: maxQueued, maxDelayMs: maxQueueDelayMs });
   gauge.admission = queue;
-  const refused = admissionMetrics(ctx.metrics.registry, { inFlight: () => queue.inFlight, queued: () => queue.length });
+  const counted = admissionMetrics(ctx.metrics.registry, { inFlight: () => queue.inFlight, queued: () => queue.length });
+  const summed = refusalSummary(ctx.logger);
+  // One error per reason (a closed set), made once: a flood's refusals cost no stack trace each.
+  const errors = new Map<string, ApiError>();
   const refuse = (req: Request, res: Response, reason: string) => {
-    refused(REFUSAL_LABELS.get(reason) ?? 'waited_past_budget');
-    unavailable(req, res, new ApiError('service_unavailable', `Service overloaded (${reason}); retry in ${RETRY_AFTER_SECONDS} second.`));
+    const label = REFUSAL_LABELS.get(reason) ?? 'waited_past_budget';
+    counted(label);
+    summed(label);
+    withoutRequestLine(res);
+    let error = errors.get(reason);
+    if (!error) errors.set(reason, (error = new ApiError('service_unavailable', `Service overloaded (${reason}); retry in ${RETRY_AFTER_SECONDS} second.`)));
+    unavailable(req, res, error);
   };
   const start = (req: Request, res: Response, next: NextFunction, release: Release) => {
     const startedAt = performance.now();

@@ -71,7 +71,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
 
 /** The spec's envelope for `e`; also for answers sent outside the middleware chain (backpressure). */
 export function sendError(req: Request, res: Response, e: ApiError): void {
-  res.status(e.status).json({
+  const body = JSON.stringify({
     type: e.type,
     message: e.message,
     code: e.status,
@@ -81,4 +81,9 @@ export function sendError(req: Request, res: Response, e: ApiError): void {
     detail: e.message,
     error: e.message,
   });
+  // Node's own response, not express' send(): an error needs no ETag (a hash of the body) or freshness check.
+  res.statusCode = e.status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
 }

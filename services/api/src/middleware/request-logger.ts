@@ -1,4 +1,4 @@
-import type { Express, Request, RequestHandler } from 'express';
+import type { Express, Request, RequestHandler, Response } from 'express';
 import type { Logger } from '@ams/core';
 
 const childLog = Symbol('request log');
@@ -29,6 +29,11 @@ export function forgetRequestLogger(req: Request): void {
   (req as WithLog)[childLog] = undefined;
 }
 
+const unlogged = new WeakSet<Response>();
+
+/** The answer is summed up elsewhere (refusals at the door, see backpressure()): no line of its own. */
+export const withoutRequestLine = (res: Response): void => void unlogged.add(res);
+
 /**
  * Writes one line per request when the response finishes: never the body, the query or headers.
  * Below the line's level (LOG_LEVEL=warn or error), nothing is built for it.
@@ -37,6 +42,7 @@ export function requestLogger(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
+      if (unlogged.has(res)) return;
       const level = res.statusCode >= 500 ? 'error' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;

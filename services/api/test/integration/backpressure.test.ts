@@ -1,6 +1,8 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import winston from 'winston';
 import type { LoadGauge } from '../../src/middleware/backpressure';
 import { bearer, createAccount, createTestApp, expectError, TestAccount, TestApp, waitFor } from '@ams/testing';
 
@@ -67,6 +69,27 @@ describe('backpressure', () => {
     for (const h of held) h.socket.destroy();
     await waitFor(() => load.inFlight === 0);
     expect((await request()).status).toBe(200);
+  });
+
+  it('logs refusals summed, one warning a second with their counts by reason, and no request line for each', async () => {
+    await serve({ MAX_IN_FLIGHT_REQUESTS: '1', MAX_QUEUED_REQUESTS: '0', REQUEST_TIMEOUT_MS: '0', LOG_LEVEL: 'info' });
+    const lines: Array<Record<string | symbol, unknown>> = [];
+    t.ctx.logger.clear().add(new winston.transports.Stream({ stream: new Writable({ objectMode: true, write: (info, _enc, done) => (lines.push(info), done()) }) }));
+    t.ctx.logger.silent = false;
+    const load = t.app.locals.load as LoadGauge;
+    const held = stalled();
+    await waitFor(() => load.inFlight === 1);
+    for (let i = 0; i < 3; i++) expectError(await request(), 503, 'service_unavailable');
+    await waitFor(() => lines.some((l) => l.message === 'requests refused (503, overload)'), 3_000);
+    const summaries = lines.filter((l) => l.message === 'requests refused (503, overload)');
+    expect(summaries).toHaveLength(1);
+    expect(summaries[0]).toMatchObject({ refused: { queue_full: 3 }, window_ms: 1000 });
+    expect(summaries[0]![Symbol.for('level') as never]).toBe('warn');
+    expect(lines.filter((l) => l.message === 'request' && l.status === 503)).toEqual([]);
+    held.socket.destroy();
+    await waitFor(() => load.inFlight === 0);
+    expect((await request()).status).toBe(200);
+    expect(lines.filter((l) => l.message === 'request')).toEqual([expect.objectContaining({ status: 200 })]);
   });
 
   /** Holds `n` requests in progress. */
