@@ -1,4 +1,4 @@
-import { ApiError } from '@ams/core';
+import { alongside, ApiError } from '@ams/core';
 import { agentsRepository, Db, embeddingQueueRepository, entitiesRepository, memoriesRepository, MemoryPatch, MemoryRow } from '@ams/db';
 import { embedText } from '@ams/embeddings';
 import type { MemoryChange } from '@ams/vocabulary';
@@ -12,7 +12,7 @@ import type { CreateMemoryInput, ListMemoriesInput, PatchMemoryInput } from './i
 import { EntityRef, presentMemory, presentMemorySummary } from './memory.presenter';
 import { requireVisibleMemory } from './memory-scope';
 import { prepareNewMemory } from './prepare-memory';
-import { Inserted, insertMemories } from './store-memories';
+import { Inserted, insertMemories, planMemories } from './store-memories';
 import { insertSuperseding } from './supersede';
 import { tierForImportance } from './tiering';
 
@@ -30,9 +30,8 @@ async function entitiesOf(db: Db, accountId: string, rows: MemoryRow[]): Promise
  * the check and the insert share one transaction under the agent's dedup lock (see dedup.ts).
  */
 export async function createMemory(deps: Pick<MemoryDeps, 'db' | 'embedder' | 'dispatch'>, caller: Caller, input: CreateMemoryInput) {
-  // The model runs on its own thread: the reference lookups go on meanwhile, not before it. Other
-  // CPU work (the entity extraction) stays out from under the embed: the model keeps both cores
-  // busy, so the embed would take that much longer.
+  // The model runs on its own thread (one ONNX Runtime thread: a core of its own): the reference
+  // lookups and the CPU work of the create (its type, its entities) go on meanwhile, not after it.
   const embedding = embedText(deps.embedder, input.content);
   // The agent may come from the process's cache: the INSERT checks it is live, and runs again with it looked up if not.
   const outcome = await withLiveAgents(deps.db, caller.accountId, () => storeCreate(deps, caller, input, embedding));
@@ -52,13 +51,18 @@ async function storeCreate(
   input: CreateMemoryInput,
   embedded: ReturnType<typeof embedText>,
 ): Promise<{ existing?: MemoryRow; inserted?: Inserted }> {
-  const [prepared, embedding] = await Promise.all([prepareNewMemory(deps.db, caller, input), embedded]);
+  const [[prepared, plan], embedding] = await Promise.all([
+    alongside(prepareNewMemory(deps.db, caller, input), () => planMemories([{ accountId: caller.accountId, content: input.content }], input.auto_extract_entities)),
+    embedded,
+  ]);
   const model = deps.embedder.model;
   const memory = { ...prepared, embedding, embeddingModel: model, embeddingStatus: 'ready' as const };
   // Without dedup the create is one statement after the embed; with it, the check and the insert
   // share a transaction under the agent's lock (see dedup.ts).
   const insert = (db: Db) =>
-    input.supersedes ? insertSuperseding(db, caller, memory, input.supersedes, input.auto_extract_entities) : insertMemories(db, [memory], input.auto_extract_entities, actorOf(caller));
+    input.supersedes
+      ? insertSuperseding(db, caller, memory, input.supersedes, input.auto_extract_entities, plan)
+      : insertMemories(db, [memory], input.auto_extract_entities, actorOf(caller), plan);
   if (!input.deduplicate && !input.supersedes) return { inserted: await insert(deps.db) };
   return deps.db.transaction(async (trx) => {
     if (!input.deduplicate) return { inserted: await insert(trx) };
