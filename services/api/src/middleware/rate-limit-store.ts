@@ -14,6 +14,8 @@ const answered = <T>(call: Promise<T>) => withTimeout(call, REDIS_ANSWER_MS, `Re
  */
 const FRESH_COUNT_MS = 1_000;
 const UNWAITED_SHARE = 0.5;
+/** The hits not waited for go to Redis together: one command per key at most this often. */
+const COALESCE_MS = 20;
 const CENSUS_INTERVAL_MS = 5_000;
 /** A process that has not checked in for this long is gone. */
 const CENSUS_TTL_MS = 20_000;
@@ -24,6 +26,13 @@ const RESTORE_SCRIPT = `local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
 local want = tonumber(ARGV[1])
 if cur < want then redis.call('SET', KEYS[1], want, 'PX', ARGV[2]) return want end
 return cur`;
+
+// Add ARGV[1] hits to a key, opening its window (ARGV[2] ms) if it has none: rate-limit-redis's
+// increment script, by more than one.
+const INCREMENT_BY_SCRIPT = `local hits = redis.call('INCRBY', KEYS[1], ARGV[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl <= 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) ttl = tonumber(ARGV[2]) end
+return { hits, ttl }`;
 
 /**
  * How many API processes share the Redis budget: each checks in to a sorted set every few seconds
@@ -111,10 +120,12 @@ export function censusFor(redis: RedisConnection, keyPrefix: string): ProcessCen
  *
  * Far from its limit a request does not wait for Redis (~0.4 ms a request): with its key's count
  * from Redis under a second old and under half the limit, the count is estimated (that count, the
- * hits still on their way, this one) and Redis counts the hit in the background. Its answer
- * refreshes the estimate; near the limit every request waits for it. Processes that together spend
- * half a key's budget within a second can so admit a few requests over it: at most the ones each
- * receives while its own Redis answer for the key is on the way.
+ * hits still on their way, this one) and the hit goes to Redis in the background, with the key's
+ * other such hits of the next COALESCE_MS in one command (a busy key costs Redis and this process
+ * one round trip per 20 ms, not one per request). Its answer refreshes the estimate; near the limit
+ * every request waits for its own. Processes that together spend half a key's budget within a
+ * second can so admit a few requests over it: at most the ones each receives while its own count
+ * for the key is on the way.
  */
 export class ResilientStore implements Store {
   private redisStore: RedisStore | undefined;
@@ -122,8 +133,11 @@ export class ResilientStore implements Store {
   private readonly memory = new MemoryStore();
   /** Per key: the count Redis last gave (or was raised to), and when. */
   private readonly observed = new Map<string, Observed>();
-  /** Per key: this process's hits on their way to Redis. */
+  /** Per key: this process's hits on their way to Redis (waiting for their batch, or sent). */
   private readonly unanswered = new Map<string, number>();
+  /** Per key: the hits not waited for, waiting for the next batch (COALESCE_MS). */
+  private batch = new Map<string, number>();
+  private batchTimer?: NodeJS.Timeout;
   private options!: Options;
   readonly prefix: string;
   /** Whether the last increment was counted in process (Redis away). */
@@ -175,14 +189,13 @@ export class ResilientStore implements Store {
   async increment(key: string): Promise<ClientRateLimitInfo> {
     const store = this.activeRedisStore();
     if (store) {
-      const counted = this.countInRedis(store, key);
       const estimate = this.unwaitedEstimate(key);
       if (estimate) {
-        counted.catch((err) => this.fallBack(err));
+        this.countLater(key);
         return estimate;
       }
       try {
-        return await counted;
+        return await this.countNow(key);
       } catch (err) {
         this.fallBack(err);
       }
@@ -194,39 +207,68 @@ export class ResilientStore implements Store {
     return info;
   }
 
-  /** The hit counted in Redis, its answer remembered for the key. */
-  private async countInRedis(store: RedisStore, key: string): Promise<ClientRateLimitInfo> {
-    this.unanswered.set(key, (this.unanswered.get(key) ?? 0) + 1);
+  /** The hit counted in Redis, with the key's hits waiting for their batch: the answer is the whole count. */
+  private countNow(key: string): Promise<ClientRateLimitInfo> {
+    const hits = (this.batch.get(key) ?? 0) + 1;
+    this.batch.delete(key);
+    return this.counting(key, hits, () => this.incrementBy(key, hits));
+  }
+
+  /** `hits` of `key` on their way to Redis while `count` runs; its answer (restored if Redis lost the key) remembered. */
+  private async counting(key: string, hits: number, count: () => Promise<ClientRateLimitInfo>): Promise<ClientRateLimitInfo> {
+    this.unanswered.set(key, (this.unanswered.get(key) ?? 0) + hits);
     try {
-      const info = await answered(store.increment(key).then((counted) => this.restoreIfLost(key, counted)));
+      const info = await answered(count().then((counted) => this.restoreIfLost(key, counted, hits)));
       this.degraded = false;
       this.observe(key, info.totalHits, info.resetTime?.getTime() ?? Date.now() + this.options.windowMs);
       return info;
     } finally {
-      const left = this.unanswered.get(key)! - 1;
+      const left = this.unanswered.get(key)! - hits;
       if (left > 0) this.unanswered.set(key, left);
       else this.unanswered.delete(key);
     }
   }
 
-  /** The count without waiting for Redis, when its last answer is fresh and far from the limit (see the class). */
+  /** A hit not waited for: counted in Redis with the key's others of the next COALESCE_MS. */
+  private countLater(key: string): void {
+    this.batch.set(key, (this.batch.get(key) ?? 0) + 1);
+    this.batchTimer ??= setTimeout(() => this.sendBatch(), COALESCE_MS).unref();
+  }
+
+  /** One command per key for its hits not waited for; a failure falls back as a waited one does. */
+  private sendBatch(): void {
+    const batch = this.batch;
+    this.batch = new Map();
+    this.batchTimer = undefined;
+    for (const [key, hits] of batch) {
+      this.counting(key, hits, () => this.incrementBy(key, hits)).catch((err) => this.fallBack(err));
+    }
+  }
+
+  private async incrementBy(key: string, hits: number): Promise<ClientRateLimitInfo> {
+    const reply = await this.redis!.client.sendCommand(['EVAL', INCREMENT_BY_SCRIPT, '1', this.prefix + key, String(hits), String(this.options.windowMs)]);
+    const [totalHits, ttl] = reply as unknown as [number, number];
+    return { totalHits: Number(totalHits), resetTime: new Date(Date.now() + Number(ttl)) };
+  }
+
+  /** The count without waiting for Redis, this hit included, when its last answer is fresh and far from the limit (see the class). */
   private unwaitedEstimate(key: string): ClientRateLimitInfo | undefined {
     const seen = this.observed.get(key);
     const now = Date.now();
     if (!seen || seen.resetAt <= now || now - seen.at > FRESH_COUNT_MS) return undefined;
-    const totalHits = seen.hits + (this.unanswered.get(key) ?? 0);
+    const totalHits = seen.hits + (this.unanswered.get(key) ?? 0) + (this.batch.get(key) ?? 0) + 1;
     if (totalHits > this.limitOf(key) * UNWAITED_SHARE) return undefined;
     this.degraded = false;
     return { totalHits, resetTime: new Date(seen.resetAt) };
   }
 
-  /** A fresh count for a key whose window this process knows is still open: Redis lost it; raise it back. */
-  private async restoreIfLost(key: string, info: ClientRateLimitInfo): Promise<ClientRateLimitInfo> {
+  /** A fresh count (just the `added` hits) for a key whose window this process knows is still open: Redis lost it; raise it back. */
+  private async restoreIfLost(key: string, info: ClientRateLimitInfo, added: number): Promise<ClientRateLimitInfo> {
     const seen = this.observed.get(key);
     const now = Date.now();
-    if (info.totalHits !== 1 || !seen || seen.resetAt <= now || seen.hits < 1) return info;
+    if (info.totalHits !== added || !seen || seen.resetAt <= now || seen.hits < 1) return info;
     const ttl = seen.resetAt - now;
-    const restored = Number(await this.redis!.client.sendCommand(['EVAL', RESTORE_SCRIPT, '1', this.prefix + key, String(seen.hits + 1), String(ttl)]));
+    const restored = Number(await this.redis!.client.sendCommand(['EVAL', RESTORE_SCRIPT, '1', this.prefix + key, String(seen.hits + added), String(ttl)]));
     return { totalHits: restored, resetTime: new Date(seen.resetAt) };
   }
 
@@ -263,10 +305,13 @@ export class ResilientStore implements Store {
   }
   async resetKey(key: string): Promise<void> {
     this.observed.delete(key);
+    this.batch.delete(key);
     await this.withFallback((s) => s.resetKey(key));
   }
-  /** Stops the in-process store's sweep and releases the census (the app's close). */
+  /** Sends the hits not yet sent, stops the in-process store's sweep and releases the census (the app's close). */
   async shutdown(): Promise<void> {
+    clearTimeout(this.batchTimer);
+    if (this.batch.size > 0 && this.activeRedisStore()) this.sendBatch();
     this.memory.shutdown();
     this.census?.release();
   }

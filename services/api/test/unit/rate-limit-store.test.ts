@@ -4,12 +4,14 @@ import type { RedisConnection } from '@ams/runtime';
 import { ProcessCensus, ResilientStore } from '../../src/middleware/rate-limit-store';
 
 /**
- * A Redis in this process that answers the commands the store sends (rate-limit-redis's increment
- * script, the store's restore script, DECR, DEL), on jest's fake clock. `mode`: answering; slow
+ * A Redis in this process that answers the commands the store sends (its increment and restore
+ * scripts, DECR, DEL), on jest's fake clock. `mode`: answering; slow
  * (commands are taken and never answered); down (the client is not ready); a restart empties it.
  */
 class FakeRedis {
   mode: 'up' | 'slow' | 'down' = 'up';
+  /** Scripts run (the store's increments and restores). */
+  evals = 0;
   private readonly keys = new Map<string, { value: number; expiresAt: number }>();
   readonly connection: RedisConnection = {
     isReady: () => this.mode !== 'down',
@@ -38,15 +40,16 @@ class FakeRedis {
     switch (command) {
       case 'SCRIPT':
         return Promise.resolve('increment-sha');
-      case 'EVALSHA': {
-        // rate-limit-redis's increment: [sha, 1, key, resetOnChange, windowMs]
-        const [, , key, , windowMs] = rest as [string, string, string, string, string];
-        const entry = this.live(key) ?? { value: 0, expiresAt: Date.now() + Number(windowMs) };
-        entry.value++;
-        this.keys.set(key, entry);
-        return Promise.resolve([entry.value, entry.expiresAt - Date.now()]);
-      }
       case 'EVAL': {
+        this.evals++;
+        if (rest[0]!.includes('INCRBY')) {
+          // the store's increment: [script, 1, key, hits, windowMs]
+          const [, , key, hits, windowMs] = rest as [string, string, string, string, string];
+          const entry = this.live(key) ?? { value: 0, expiresAt: Date.now() + Number(windowMs) };
+          entry.value += Number(hits);
+          this.keys.set(key, entry);
+          return Promise.resolve([entry.value, entry.expiresAt - Date.now()]);
+        }
         // the store's restore script: [script, 1, key, want, ttlMs]; never lowers a count
         const [, , key, want, ttl] = rest as [string, string, string, string, string];
         const current = this.live(key)?.value ?? 0;
@@ -149,6 +152,23 @@ describe('ResilientStore: Redis slow, down, and back', () => {
     expect(redis.hits(`${PREFIX}k`)).toBe(1);
     expect(store.degraded).toBe(false);
     expect(store.effectiveLimit(LIMIT)).toBe(LIMIT);
+  });
+
+  it('sends the hits it does not wait for together, one command per key every 20 ms, and a hit that waits with them', async () => {
+    const store = openStore();
+    expect((await store.increment('k')).totalHits).toBe(1); // the first waits: nothing known yet
+    const evals = redis.evals;
+    // Far from the limit: estimated at once (the count known, the hits on their way, this one).
+    for (let i = 2; i <= 30; i++) expect((await store.increment('k')).totalHits).toBe(i);
+    expect(redis.hits(`${PREFIX}k`)).toBe(1);
+    await jest.advanceTimersByTimeAsync(20);
+    expect(redis.hits(`${PREFIX}k`)).toBe(30);
+    expect(redis.evals - evals).toBe(1);
+    for (let i = 31; i <= 50; i++) await store.increment('k');
+    // Past half the limit a hit waits for Redis, and takes the hits still waiting for their batch along.
+    expect((await store.increment('k')).totalHits).toBe(51);
+    expect(redis.hits(`${PREFIX}k`)).toBe(51);
+    expect(redis.evals - evals).toBe(2);
   });
 
   it('raises a key back to what it knew when Redis comes back empty (restarted), so nobody gets a fresh budget', async () => {
