@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import { MemoryStore, Store, Options, ClientRateLimitInfo } from 'express-rate-limit';
-import { RedisStore } from 'rate-limit-redis';
 import { periodic, withTimeout, type Logger, type PeriodicTask } from '@ams/core';
 import type { RedisConnection } from '@ams/runtime';
 
@@ -27,8 +26,7 @@ local want = tonumber(ARGV[1])
 if cur < want then redis.call('SET', KEYS[1], want, 'PX', ARGV[2]) return want end
 return cur`;
 
-// Add ARGV[1] hits to a key, opening its window (ARGV[2] ms) if it has none: rate-limit-redis's
-// increment script, by more than one.
+// Add ARGV[1] hits to a key, opening its window (ARGV[2] ms) if it has none; never moves a window.
 const INCREMENT_BY_SCRIPT = `local hits = redis.call('INCRBY', KEYS[1], ARGV[1])
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl <= 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) ttl = tonumber(ARGV[2]) end
@@ -128,7 +126,6 @@ export function censusFor(redis: RedisConnection, keyPrefix: string): ProcessCen
  * for the key is on the way.
  */
 export class ResilientStore implements Store {
-  private redisStore: RedisStore | undefined;
   private redisRetryAt = 0;
   private readonly memory = new MemoryStore();
   /** Per key: the count Redis last gave (or was raised to), and when. */
@@ -164,31 +161,18 @@ export class ResilientStore implements Store {
     return Math.max(1, Math.floor(limit / (this.census?.processes ?? 1)));
   }
 
-  private activeRedisStore(): RedisStore | undefined {
-    if (!this.redis?.isReady() || Date.now() < this.redisRetryAt) return undefined;
-    if (!this.redisStore) {
-      const client = this.redis.client;
-      const store = new RedisStore({
-        prefix: this.prefix,
-        sendCommand: (...args: string[]) => client.sendCommand(args),
-      });
-      // The store loads its Lua script eagerly; a failure there is handled on first use, not crashed on.
-      (store as unknown as { incrementScriptSha: Promise<unknown> }).incrementScriptSha.catch(() => undefined);
-      store.init(this.options);
-      this.redisStore = store;
-    }
-    return this.redisStore;
+  /** Redis is connected and not in the pause after a failed call. */
+  private redisUsable(): boolean {
+    return !!this.redis?.isReady() && Date.now() >= this.redisRetryAt;
   }
 
   private fallBack(err: unknown): void {
     this.logger.warn('rate limiting falls back to in-process counting at a per-process share', { error: (err as Error).message });
-    this.redisStore = undefined;
     this.redisRetryAt = Date.now() + REDIS_RETRY_MS;
   }
 
   async increment(key: string): Promise<ClientRateLimitInfo> {
-    const store = this.activeRedisStore();
-    if (store) {
+    if (this.redisUsable()) {
       const estimate = this.unwaitedEstimate(key);
       if (estimate) {
         this.countLater(key);
@@ -288,30 +272,31 @@ export class ResilientStore implements Store {
     this.observed.set(key, { hits, resetAt, at: Date.now() });
   }
 
-  private async withFallback(op: (s: Store) => Promise<void> | void): Promise<void> {
-    const store = this.activeRedisStore();
-    if (store) {
+  /** `command` on the key in Redis, or `inProcess` while Redis is away. */
+  private async withFallback(key: string, command: string, inProcess: () => Promise<void> | void): Promise<void> {
+    if (this.redisUsable()) {
       try {
-        return await answered(Promise.resolve(op(store)));
+        await answered(this.redis!.client.sendCommand([command, this.prefix + key]));
+        return;
       } catch (err) {
         this.fallBack(err);
       }
     }
-    await op(this.memory);
+    await inProcess();
   }
 
   async decrement(key: string): Promise<void> {
-    await this.withFallback((s) => s.decrement(key));
+    await this.withFallback(key, 'DECR', () => this.memory.decrement(key));
   }
   async resetKey(key: string): Promise<void> {
     this.observed.delete(key);
     this.batch.delete(key);
-    await this.withFallback((s) => s.resetKey(key));
+    await this.withFallback(key, 'DEL', () => this.memory.resetKey(key));
   }
   /** Sends the hits not yet sent, stops the in-process store's sweep and releases the census (the app's close). */
   async shutdown(): Promise<void> {
     clearTimeout(this.batchTimer);
-    if (this.batch.size > 0 && this.activeRedisStore()) this.sendBatch();
+    if (this.batch.size > 0 && this.redisUsable()) this.sendBatch();
     this.memory.shutdown();
     this.census?.release();
   }

@@ -38,8 +38,6 @@ class FakeRedis {
     if (this.mode === 'down') return Promise.reject(new Error('The client is closed'));
     const [command, ...rest] = args;
     switch (command) {
-      case 'SCRIPT':
-        return Promise.resolve('increment-sha');
       case 'EVAL': {
         this.evals++;
         if (rest[0]!.includes('INCRBY')) {
