@@ -30,9 +30,12 @@ export function nameStatementsOn(knex: Knex): void {
 
 const configOf = (db: Knex): object => (db.client as Knex.Client).config;
 
+/** Whether `db` (or a transaction of it) runs the statements marked for preparing as named ones. */
+export const namesStatements = (db: Knex): boolean => namesOn.has(configOf(db));
+
 /** `q` (built on `db`, or a transaction of it) as a named prepared statement where `db` names them; `q` as it is elsewhere. */
 export function prepared<T extends Knex.QueryBuilder | Knex.Raw>(db: Knex, q: T): T {
-  if (!namesOn.has(configOf(db))) return q;
+  if (!namesStatements(db)) return q;
   const name = statementName(db, (q.toSQL() as Knex.Sql).sql);
   return name ? ((q as Knex.Raw).options({ name }) as T) : q;
 }

@@ -1,4 +1,4 @@
-import { CommonWords, createDatabase, createPgliteDatabase, Database, memoriesRepository, prepared, SearchFilters } from '../../src';
+import { CommonWords, createDatabase, createPgliteDatabase, Database, memoriesRepository, prepared, searchHitsRepository, SearchFilters } from '../../src';
 import { axis, insertMemories, tenant } from './fixtures';
 
 /** One connection, so pg_prepared_statements shows what the statements before it prepared. */
@@ -59,6 +59,30 @@ describe('prepared statements', () => {
       expect(shape(withNames)).toEqual(shape(withoutNames));
       expect(withNames[1]).toEqual(withNames[0]);
       expect(withNames[0]!.keyword.length).toBe(2);
+    } finally {
+      await named.close();
+      await unnamed.close();
+    }
+  });
+
+  it("reads a semantic search's rows with a named statement after its unnamed top-k, as the one statement of a database that names none reads them", async () => {
+    const named = await openSingleConnection();
+    const unnamed = await openSingleConnection(false);
+    try {
+      const nearest = async (db: Database) => {
+        const t = await tenant(db);
+        // Each further from axis 0 than the one before: no two scores tie.
+        const leaning = (i: number) => `[${Array.from({ length: 384 }, (_, j) => (j === 0 ? 1 : j === 1 ? i / 10 : 0.01)).join(',')}]`;
+        await insertMemories(db, t, Array.from({ length: 12 }, (_, i) => ({ content: `note ${i}`, embedding: leaning(i) })));
+        const f: SearchFilters = { accountId: t.accountId, includeConfidential: true, includeArchived: true, metadataFilter: [], embeddingModel: 'test-model' };
+        const hits = await searchHitsRepository.nearest(db.knex, f, axis(0), 5);
+        return hits.map((h) => [h.content, h.score, h.entities]);
+      };
+      const [withNames, withoutNames] = [await nearest(named), await nearest(unnamed)];
+      expect(withNames).toHaveLength(5);
+      expect(withNames).toEqual(withoutNames);
+      const statements = await preparedHere(named);
+      expect(statements.map((s) => s.statement)).toEqual([expect.stringContaining('unnest($2::uuid[], $3::float8[])')]);
     } finally {
       await named.close();
       await unnamed.close();
