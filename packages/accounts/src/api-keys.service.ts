@@ -9,8 +9,8 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 export type AuthResult = { auth: AuthContext } | { failure: 'invalid' | 'expired' | 'revoked' };
 
-/** `logger`: the request's (its lines carry the request_id). */
-export async function authenticateApiKey(deps: KeyCheckDeps, presented: string, logger: Logger = deps.logger): Promise<AuthResult> {
+/** `logger`: the request's (its lines carry the request_id), asked for only when a line is written. */
+export async function authenticateApiKey(deps: KeyCheckDeps, presented: string, logger: () => Logger = () => deps.logger): Promise<AuthResult> {
   if (!presented.startsWith('mem_') || presented.length > 200) return { failure: 'invalid' };
   const hash = hashApiKey(presented);
   const cache = apiKeyCacheFor(deps.db);
@@ -26,7 +26,7 @@ export async function authenticateApiKey(deps: KeyCheckDeps, presented: string, 
     row.last_used_at = new Date();
     // Bookkeeping only: a failure here must not fail the request.
     apiKeysRepository.touch(deps.db, row.account_id, row.id).catch((err: Error) => {
-      logger.warn('could not record key use', { key_id: row.id, error: err.message });
+      logger().warn('could not record key use', { key_id: row.id, error: err.message });
     });
   }
   return { auth: { accountId: row.account_id, keyId: row.id, scopes: row.scopes, agentId: row.agent_id } };

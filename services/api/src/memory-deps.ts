@@ -26,23 +26,25 @@ function stopsWith(embedder: Embedder, signal: AbortSignal): Embedder {
  * causes (a search's record) is written by the process's SearchRecorder, on the primary.
  */
 export function requestResources(ctx: AppContext, req: Request): SearchDeps {
-  const process = { searches: ctx.searches, commonWords: ctx.commonWords, logger: req.log, onSearch: ctx.metrics?.observeSearch };
-  if (!isReadRequest(req)) return { ...process, db: ctx.db.knex, embedder: ctx.embedder };
-  const signal = requestSignal(req);
-  return { ...process, db: readerFor(ctx, req), embedder: stopsWith(ctx.embedder, signal) };
+  const process = { searches: ctx.searches, commonWords: ctx.commonWords, onSearch: ctx.metrics?.observeSearch };
+  const resources = isReadRequest(req)
+    ? { ...process, db: readerFor(ctx, req), embedder: stopsWith(ctx.embedder, requestSignal(req)) }
+    : { ...process, db: ctx.db.knex, embedder: ctx.embedder };
+  // Read when a line is written: the request's logger is made then (request-logger.ts), and most requests write none.
+  return Object.defineProperty(resources, 'logger', { get: () => req.log, enumerable: true }) as SearchDeps;
 }
 
 /** What the memory domain needs for one request: the process's resources and the request's logger. */
 export function memoryDeps(ctx: AppContext, req: Request): MemoryDeps {
   const resources = requestResources(ctx, req);
-  const { db, embedder, logger } = resources;
-  return {
-    ...resources,
+  const { db, embedder } = resources;
+  // Added to `resources`, not spread from it: a spread would read its logger now.
+  return Object.assign(resources, {
     dispatch: ctx.webhookDispatch,
     ingestion: ctx.ingestion,
-    embedNow: (accountId, id) =>
-      embedNow({ db, embedder, logger, ...ingestionPolicy(ctx.config), onDeliveries: ctx.webhookDispatch }, accountId, id),
-  };
+    embedNow: (accountId: string, id: string) =>
+      embedNow({ db, embedder, logger: resources.logger, ...ingestionPolicy(ctx.config), onDeliveries: ctx.webhookDispatch }, accountId, id),
+  });
 }
 
 /**

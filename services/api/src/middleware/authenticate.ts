@@ -36,7 +36,7 @@ export function identifyCaller(ctx: AppContext): RequestHandler {
         req.log.error('oauth issuer unreachable', { error: err instanceof Error ? err.message : String(err) });
         return next(new ApiError('service_unavailable', 'The identity provider could not be reached; try again shortly'));
       }
-    } else result = await authenticateApiKey(keyCheckDeps(ctx), key, req.log);
+    } else result = await authenticateApiKey(keyCheckDeps(ctx), key, () => req.log);
     if ('failure' in result) req.authFailure = result.failure;
     else {
       req.auth = result.auth;

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { ApiError, isApiError, Logger } from '@ams/core';
 import { isDatabaseUnavailable } from '@ams/db';
+import { sendJson } from '../lib/json-response';
 import { requestSignal } from './request-signal';
 
 /** body-parser reports its failures with a stable `type`; map those, never the message text. */
@@ -71,7 +72,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
 
 /** The spec's envelope for `e`; also for answers sent outside the middleware chain (backpressure). */
 export function sendError(req: Request, res: Response, e: ApiError): void {
-  const body = JSON.stringify({
+  sendJson(res, e.status, {
     type: e.type,
     message: e.message,
     code: e.status,
@@ -81,9 +82,4 @@ export function sendError(req: Request, res: Response, e: ApiError): void {
     detail: e.message,
     error: e.message,
   });
-  // Node's own response, not express' send(): an error needs no ETag (a hash of the body) or freshness check.
-  res.statusCode = e.status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(body));
-  res.end(body);
 }

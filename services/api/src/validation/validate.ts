@@ -24,6 +24,20 @@ function dropNulls(input: unknown): unknown {
 }
 import { traceValidation } from '../openapi/validation-trace';
 
+const LENIENT = { abortEarly: false, convert: true, allowUnknown: true, stripUnknown: true, errors: { wrap: { label: false } } } as const;
+const withLenience = new WeakMap<Schema, Schema>();
+
+/**
+ * `schema` with validate()'s preferences as its own, made once per schema: joi merges the
+ * preferences passed to a validate() call into its defaults on every call, and caches those a
+ * schema carries.
+ */
+function lenient(schema: Schema): Schema {
+  let s = withLenience.get(schema);
+  if (!s) withLenience.set(schema, (s = schema.prefs(LENIENT)));
+  return s;
+}
+
 /**
  * Validates one part of a request against its joi schema (kept beside the route) and returns the
  * converted value. Every failure is reported, each with its dotted field path. Unknown members
@@ -33,13 +47,7 @@ import { traceValidation } from '../openapi/validation-trace';
 export function validate<T>(schema: Schema, input: unknown): T {
   traceValidation(schema);
   schemaCapture.getStore()?.(schema, input);
-  const { value, error } = schema.validate(dropNulls(input ?? {}), {
-    abortEarly: false,
-    convert: true,
-    allowUnknown: true,
-    stripUnknown: true,
-    errors: { wrap: { label: false } },
-  });
+  const { value, error } = lenient(schema).validate(dropNulls(input ?? {}));
   if (error) {
     throw ApiError.validation(
       error.details.map((d) => ({ field: d.path.join('.') || (d.context?.key ?? ''), message: d.message })),

@@ -42,3 +42,32 @@ describe('request-scoped logging', () => {
     expect(request).not.toHaveProperty('account_id');
   });
 });
+
+describe('a request that writes no line', () => {
+  let t: TestApp;
+  let acct: TestAccount;
+
+  beforeAll(async () => {
+    t = await createTestApp({ LOG_LEVEL: 'warn' });
+    acct = await createAccount(t.ctx);
+  });
+  afterAll(() => t.close());
+
+  it('makes no logger of its own (below the request line’s level), and its answer no ETag', async () => {
+    const child = t.ctx.logger.child.bind(t.ctx.logger);
+    let made = 0;
+    t.ctx.logger.child = (meta) => (made++, child(meta));
+    try {
+      const created = await t.request().post('/v1/memories').set(bearer(acct.key)).send({ content: 'a quiet create', agent_id: 'quiet' });
+      expect(created.status).toBe(201);
+      const found = await t.request().post('/v1/memories/search').set(bearer(acct.key)).send({ query: 'quiet create', agent_id: 'quiet' });
+      expect(found.status).toBe(200);
+      expect(found.body.data).toHaveLength(1);
+      expect(found.headers.etag).toBeUndefined();
+      expect(found.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(made).toBe(0);
+    } finally {
+      t.ctx.logger.child = child;
+    }
+  });
+});

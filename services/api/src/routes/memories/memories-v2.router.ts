@@ -3,6 +3,7 @@ import { createMemoryAsync, memoryStatus, retryEmbedding } from '@ams/memories';
 import { assertWebhookTarget } from '@ams/webhooks';
 import type { AppContext } from '../../context';
 import { webhookDeps } from '../../domain-deps';
+import { sendJson } from '../../lib/json-response';
 import { memoryDeps } from '../../memory-deps';
 import { onReader } from '../../middleware/route-reads';
 import { requireScope } from '../../middleware/require-scope';
@@ -16,7 +17,7 @@ export function memoriesV2Router(ctx: AppContext): Router {
   router.post('/v2/memories', requireScope('write'), async (req, res) => {
     const body = validate<CreateMemoryV2Body>(createMemoryV2Body, req.body);
     if (body.webhook_url !== undefined) assertWebhookTarget(webhookDeps(ctx), 'webhook_url', body.webhook_url);
-    res.status(202).json(await createMemoryAsync(memoryDeps(ctx, req), req.auth!, body));
+    sendJson(res, 202, await createMemoryAsync(memoryDeps(ctx, req), req.auth!, body));
   });
 
   router.get('/v2/memories/:id/status', requireScope('read'), async (req, res) => {

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { createBatch, createMemory, deleteMemory, getMemory, listMemories, patchMemory, restoreMemory, searchMemories } from '@ams/memories';
 import type { AppContext } from '../../context';
+import { sendJson } from '../../lib/json-response';
 import { memoryDeps, withinSearchDeadline } from '../../memory-deps';
 import { onReader } from '../../middleware/route-reads';
 import { requireScope } from '../../middleware/require-scope';
@@ -27,7 +28,7 @@ export function memoriesRouter(ctx: AppContext): Router {
 
   router.post('/v1/memories', requireScope('write'), async (req, res) => {
     const { status, memory } = await createMemory(memoryDeps(ctx, req), req.auth!, validate<CreateMemoryBody>(createMemoryBody, req.body));
-    res.status(status).json(memory);
+    sendJson(res, status, memory);
   });
 
   router.post('/v1/memories/batch', requireScope('write'), async (req, res) => {
@@ -38,7 +39,7 @@ export function memoriesRouter(ctx: AppContext): Router {
     // scope and session_id may come in the query string (docs/clients.md, "Search narrowing"); the body wins.
     const fromQuery = Object.fromEntries(SEARCH_QUERY_PARAMS.flatMap((k) => (req.query[k] === undefined ? [] : [[k, req.query[k]]])));
     const body = validate<SearchBody>(searchBody, { ...fromQuery, ...req.body });
-    res.json(await withinSearchDeadline(ctx, req, res, () => onReader(ctx, req, () => searchMemories(memoryDeps(ctx, req), req.auth!, { ...body, metadata_filter: compileMetadataFilter(body.metadata_filter) }))));
+    sendJson(res, 200, await withinSearchDeadline(ctx, req, res, () => onReader(ctx, req, () => searchMemories(memoryDeps(ctx, req), req.auth!, { ...body, metadata_filter: compileMetadataFilter(body.metadata_filter) }))));
   });
 
   router.get('/v1/memories', requireScope('read'), async (req, res) => {
