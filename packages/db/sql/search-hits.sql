@@ -84,6 +84,116 @@ ORDER BY
 --   3,
 -- )
 SELECT
+  id,
+  1 - distance AS score
+FROM
+  (
+    SELECT
+      memories.id,
+      (memories.embedding::vector (384)) <=> '[…384 numbers]'::vector AS distance
+    FROM
+      memories
+    WHERE
+      memories.account_id = 'a1000000-0000-4000-8000-000000000001'
+      AND memories.deleted_at IS NULL
+      AND memories.embedding_status = 'ready'
+      AND memories.agent_id = 'a2000000-0000-4000-8000-000000000001'
+      AND memories.visibility = 'private'
+      AND memories.archived = FALSE
+      AND (
+        memories.expires_at IS NULL
+        OR memories.expires_at > now()
+      )
+      AND (
+        memories.valid_from IS NULL
+        OR memories.valid_from <= now()
+      )
+      AND (
+        memories.valid_until IS NULL
+        OR memories.valid_until > now()
+      )
+      AND memories.embedding_model = 'Xenova/all-MiniLM-L6-v2'
+      AND vector_dims (memories.embedding) = 384
+    ORDER BY
+      distance
+    LIMIT
+      3
+  ) AS nearest;
+
+SELECT
+  memories.account_id,
+  memories.id,
+  memories.agent_id,
+  memories.content,
+  memories.metadata,
+  memories.memory_type,
+  memories.visibility,
+  memories.importance,
+  memories.tier,
+  memories.tier_explicit,
+  memories.archived,
+  memories.session_id,
+  memories.project_id,
+  memories.client_id,
+  memories.embedding_model,
+  memories.embedding_status,
+  memories.embedding_error,
+  memories.embedding_attempts,
+  memories.embedding_attempts_base,
+  memories.dedup_threshold,
+  memories.webhook_url,
+  memories.duplicate_of,
+  memories.valid_from,
+  memories.valid_until,
+  memories.supersedes,
+  memories.superseded_by,
+  memories.created_at,
+  memories.updated_at,
+  memories.deleted_at,
+  memories.version,
+  memories.expires_at,
+  h.score,
+  (
+    SELECT
+      coalesce(
+        json_agg(
+          json_build_object(
+            'type',
+            e.entity_type,
+            'value',
+            e.name,
+            'confidence',
+            l.relevance_score
+          )
+          ORDER BY
+            l.relevance_score DESC,
+            e.name
+        ),
+        '[]'::json
+      )
+    FROM
+      entity_memory_links l
+      JOIN entities e ON e.account_id = l.account_id
+      AND e.id = l.entity_id
+    WHERE
+      l.account_id = 'a1000000-0000-4000-8000-000000000001'::uuid
+      AND l.account_id = memories.account_id
+      AND l.memory_id = memories.id
+      AND e.deleted_at IS NULL
+  ) AS entities
+FROM
+  unnest(
+    '{"a5000000-0000-4000-8000-000000000001","a5000000-0000-4000-8000-000000000004","a5000000-0000-4000-8000-000000000002"}'::UUID[],
+    '{1,0.5011274722100891,0.2103542349117289}'::float8[]
+  ) WITH ORDINALITY AS h (id, score, ord)
+  JOIN memories ON memories.account_id = 'a1000000-0000-4000-8000-000000000001'::uuid
+  AND memories.id = h.id
+  AND memories.deleted_at IS NULL
+ORDER BY
+  h.ord;
+
+-- PGlite:
+SELECT
   memories.account_id,
   memories.id,
   memories.agent_id,
@@ -195,6 +305,186 @@ ORDER BY
 --   '[…384 numbers]',
 --   10,
 -- )
+SELECT
+  id,
+  1 - distance AS score
+FROM
+  (
+    SELECT
+      memories.id,
+      (memories.embedding::vector (384)) <=> '[…384 numbers]'::vector AS distance
+    FROM
+      memories
+    WHERE
+      memories.account_id = 'a1000000-0000-4000-8000-000000000001'
+      AND memories.deleted_at IS NULL
+      AND memories.embedding_status = 'ready'
+      AND memories.agent_id = 'a2000000-0000-4000-8000-000000000001'
+      AND memories.tier = 'warm'
+      AND memories.importance >= 0.3
+      AND memories.visibility = 'private'
+      AND memories.archived = FALSE
+      AND memories.metadata @> '{"source":"chat"}'::jsonb
+      AND (
+        coalesce(
+          memories.metadata -> 'lang'::text IN (
+            SELECT
+              jsonb_array_elements('["en","fr"]'::jsonb)
+          ),
+          FALSE
+        )
+      )
+      AND CASE
+        WHEN jsonb_typeof(memories.metadata -> 'score') = 'number' THEN (memories.metadata -> 'score')::numeric >= 3::numeric
+        ELSE FALSE
+      END
+      AND NOT jsonb_exists (memories.metadata, 'draft')
+      AND memories.project_id = 'a3000000-0000-4000-8000-000000000001'
+      AND memories.session_id = 'a4000000-0000-4000-8000-000000000001'
+      AND (
+        memories.session_id IS NULL
+        OR memories.metadata @> '{"scope":"long-term"}'::jsonb
+      )
+      AND (
+        memories.expires_at IS NULL
+        OR memories.expires_at > now()
+      )
+      AND memories.created_at <= '2026-01-15T12:00:00.000Z'
+      AND (
+        memories.valid_from IS NULL
+        OR memories.valid_from <= '2026-01-15T12:00:00.000Z'::timestamptz
+      )
+      AND memories.embedding_model = 'Xenova/all-MiniLM-L6-v2'
+      AND vector_dims (memories.embedding) = 384
+    ORDER BY
+      distance
+    LIMIT
+      10
+  ) AS nearest;
+
+SELECT
+  "id",
+  1 - distance AS score
+FROM
+  (
+    SELECT
+      "memories"."id",
+      (memories.embedding::vector (384)) <=> '[…384 numbers]'::vector AS distance
+    FROM
+      "memories"
+    WHERE
+      memories.account_id = 'a1000000-0000-4000-8000-000000000001'
+      AND memories.deleted_at IS NULL
+      AND memories.embedding_status = 'ready'
+      AND memories.agent_id = 'a2000000-0000-4000-8000-000000000001'
+      AND memories.tier = 'warm'
+      AND memories.importance >= 0.3
+      AND memories.visibility = 'private'
+      AND memories.archived = FALSE
+      AND memories.metadata @> '{"source":"chat"}'::jsonb
+      AND (
+        coalesce(
+          memories.metadata -> 'lang'::text IN (
+            SELECT
+              jsonb_array_elements('["en","fr"]'::jsonb)
+          ),
+          FALSE
+        )
+      )
+      AND CASE
+        WHEN jsonb_typeof(memories.metadata -> 'score') = 'number' THEN (memories.metadata -> 'score')::numeric >= 3::numeric
+        ELSE FALSE
+      END
+      AND NOT jsonb_exists (memories.metadata, 'draft')
+      AND memories.project_id = 'a3000000-0000-4000-8000-000000000001'
+      AND memories.session_id = 'a4000000-0000-4000-8000-000000000001'
+      AND (
+        memories.session_id IS NULL
+        OR memories.metadata @> '{"scope":"long-term"}'::jsonb
+      )
+      AND (
+        memories.expires_at IS NULL
+        OR memories.expires_at > now()
+      )
+      AND memories.created_at <= '2026-01-15T12:00:00.000Z'
+      AND (
+        memories.valid_from IS NULL
+        OR memories.valid_from <= '2026-01-15T12:00:00.000Z'::timestamptz
+      )
+      AND memories.embedding_model = 'Xenova/all-MiniLM-L6-v2'
+      AND vector_dims (memories.embedding) = 384
+    ORDER BY
+      "distance" ASC
+    LIMIT
+      10
+  ) AS "nearest";
+
+WITH
+  "candidates" AS MATERIALIZED (
+    SELECT
+      "memories"."id",
+      (memories.embedding::vector (384)) AS embedding
+    FROM
+      "memories"
+    WHERE
+      memories.account_id = 'a1000000-0000-4000-8000-000000000001'
+      AND memories.deleted_at IS NULL
+      AND memories.embedding_status = 'ready'
+      AND memories.agent_id = 'a2000000-0000-4000-8000-000000000001'
+      AND memories.tier = 'warm'
+      AND memories.importance >= 0.3
+      AND memories.visibility = 'private'
+      AND memories.archived = FALSE
+      AND memories.metadata @> '{"source":"chat"}'::jsonb
+      AND (
+        coalesce(
+          memories.metadata -> 'lang'::text IN (
+            SELECT
+              jsonb_array_elements('["en","fr"]'::jsonb)
+          ),
+          FALSE
+        )
+      )
+      AND CASE
+        WHEN jsonb_typeof(memories.metadata -> 'score') = 'number' THEN (memories.metadata -> 'score')::numeric >= 3::numeric
+        ELSE FALSE
+      END
+      AND NOT jsonb_exists (memories.metadata, 'draft')
+      AND memories.project_id = 'a3000000-0000-4000-8000-000000000001'
+      AND memories.session_id = 'a4000000-0000-4000-8000-000000000001'
+      AND (
+        memories.session_id IS NULL
+        OR memories.metadata @> '{"scope":"long-term"}'::jsonb
+      )
+      AND (
+        memories.expires_at IS NULL
+        OR memories.expires_at > now()
+      )
+      AND memories.created_at <= '2026-01-15T12:00:00.000Z'
+      AND (
+        memories.valid_from IS NULL
+        OR memories.valid_from <= '2026-01-15T12:00:00.000Z'::timestamptz
+      )
+      AND memories.embedding_model = 'Xenova/all-MiniLM-L6-v2'
+      AND vector_dims (memories.embedding) = 384
+  )
+SELECT
+  "id",
+  1 - distance AS score
+FROM
+  (
+    SELECT
+      "id",
+      embedding <=> '[…384 numbers]'::vector AS distance
+    FROM
+      "candidates"
+    ORDER BY
+      "distance" ASC
+    LIMIT
+      10
+  ) AS "nearest";
+
+-- PGlite:
 SELECT
   memories.account_id,
   memories.id,

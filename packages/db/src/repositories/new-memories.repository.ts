@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { onCitusCoordinator } from '../citus';
+import { runStatement } from '../hot-statement';
 import { activityIsStale } from './agents.repository';
 import { MEMORY_RETURNING, memoryInsertRow, MemoryRow, NewMemory } from './memories.repository';
 import { memoryVersionsRepository, VersionActor } from './memory-versions.repository';
@@ -84,10 +85,12 @@ async function insertStatement(db: Knex, r: NewMemoryRecords, actor: Knex.Raw | 
          : `'[]'::json`
      } AS deliveries
        FROM mem${actor ? ' CROSS JOIN actor' : ''}`; // joined so it is evaluated: the history trigger (AFTER INSERT, at the statement's end) reads it
-  const bindings = steps.flatMap(([, values]) => values);
-  const { rows } = await db.raw(sql, bindings);
+  // Flattened once (knex expands the nested steps); one memory's create has one text per shape (its
+  // entities, webhook and actor or not: a few), so it is prepared where statements are named and
+  // PostgreSQL parses and plans it once a connection (0.5 ms of its CPU a create, 10k rows).
+  const flat = db.raw(sql, steps.flatMap(([, values]) => values)).toSQL();
+  const stored = await runStatement<MemoryRow & { deliveries: unknown }>(db, flat.sql, flat.bindings as unknown[], { prepare: r.memories.length === 1 });
   if (linksAfter) await linksInsert(db, r.entities, 'entities');
-  const stored = rows as Array<MemoryRow & { deliveries: unknown }>;
   const byId = new Map(stored.map(({ deliveries: _d, ...row }) => [row.id, row as MemoryRow]));
   const recorded = (stored[0]?.deliveries ?? []) as Array<{ account_id: string; id: string }>;
   return {

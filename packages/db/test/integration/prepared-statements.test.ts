@@ -1,4 +1,5 @@
-import { CommonWords, createDatabase, createPgliteDatabase, Database, memoriesRepository, prepared, searchHitsRepository, SearchFilters } from '../../src';
+import crypto from 'node:crypto';
+import { CommonWords, createDatabase, createPgliteDatabase, Database, memoriesRepository, NewMemory, newMemoriesRepository, prepared, searchHitsRepository, SearchFilters } from '../../src';
 import { axis, insertMemories, tenant } from './fixtures';
 
 /** One connection, so pg_prepared_statements shows what the statements before it prepared. */
@@ -86,6 +87,29 @@ describe('prepared statements', () => {
     } finally {
       await named.close();
       await unnamed.close();
+    }
+  });
+
+  it("names one memory's create statement (a text per shape), never a batch's", async () => {
+    const db = await openSingleConnection();
+    try {
+      const t = await tenant(db);
+      const memory = (content: string): NewMemory & { id: string } => ({
+        id: crypto.randomUUID(), accountId: t.accountId, agentId: t.agentId, content, metadata: { n: content }, memoryType: 'fact', visibility: 'private',
+        importance: 0.5, tier: 'warm', tierExplicit: false, sessionId: null, projectId: null, embedding: axis(0), embeddingModel: 'test-model', embeddingStatus: 'ready',
+      });
+      const create = (...memories: Array<NewMemory & { id: string }>) => newMemoriesRepository.insertWithRecords(db.knex, { memories, entities: [], events: [] });
+      const first = await create(memory('one'));
+      const second = await create(memory('two'));
+      expect([first.rows[0]!.content, second.rows[0]!.content]).toEqual(['one', 'two']);
+      expect(second.rows[0]!.metadata).toEqual({ n: 'two' });
+      const batch = await create(memory('three'), memory('four'));
+      expect(batch.rows.map((r) => r.content)).toEqual(['three', 'four']);
+      const creates = (await preparedHere(db)).filter((p) => p.statement.startsWith('WITH mem AS'));
+      expect(creates).toHaveLength(1);
+      expect(creates[0]!.statement).not.toContain('), ($');
+    } finally {
+      await db.close();
     }
   });
 
