@@ -154,7 +154,10 @@ export async function searchMemories(deps: SearchDeps, caller: Caller, body: Sea
   const { queryVector } = ranked;
   const scored = body.recency_half_life ? await weighByRecency(db, caller.accountId, ranked.scored, body.recency_half_life, body.as_of ?? new Date()) : ranked.scored;
   const kept = scored.filter((c) => c.score >= body.min_score).slice(0, body.limit);
-  const hits = kept.every((c) => c.row) ? kept.map((c) => ({ ...c.row!, score: c.score })) : await searchHitsRepository.hydrate(db, caller.accountId, kept);
+  // Each row with the score kept for it (recency may have weighed it): side by side, not copied into one object.
+  const hits = kept.every((c) => c.row)
+    ? kept.map((c) => ({ row: c.row!, score: c.score }))
+    : (await searchHitsRepository.hydrate(db, caller.accountId, kept)).map((row) => ({ row, score: row.score }));
   // Written after the answer, with other searches' records (SearchRecorder).
   deps.searches.record({
     accountId: caller.accountId,
@@ -169,10 +172,10 @@ export async function searchMemories(deps: SearchDeps, caller: Caller, body: Sea
   const breakdowns = new Map(kept.map((c) => [c.id, c]));
   const vectorForCompress = body.compress ? (queryVector ?? (await embedQuery(deps.embedder, body.query))) : undefined;
   const compressed = vectorForCompress
-    ? await compress(deps.embedder, hits, vectorForCompress, body.max_context_tokens ?? DEFAULT_COMPRESS_TOKENS)
+    ? await compress(deps.embedder, hits.map((h) => h.row), vectorForCompress, body.max_context_tokens ?? DEFAULT_COMPRESS_TOKENS)
     : undefined;
-  const data = hits.map(({ score: raw, entities, ...row }) => {
-    const memory = presentMemorySummary(compressed ? { ...row, content: compressed.get(row.id)! } : row, distinctEntities(entities));
+  const data = hits.map(({ row, score: raw }) => {
+    const memory = presentMemorySummary(compressed ? { ...row, content: compressed.get(row.id)! } : row, distinctEntities(row.entities));
     const score = round(raw);
     const ranked = breakdowns.get(row.id)!;
     const breakdown = { mode: body.search_mode, ...ranked.breakdown, factors: { ...ranked.factors, importance: memory.importance } };
