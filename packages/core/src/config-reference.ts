@@ -13,7 +13,7 @@ const CONFIG_MEANINGS: Readonly<Record<string, { meaning: string; default?: stri
   DATABASE_URL: { meaning: 'PostgreSQL ≥ 15 with pgvector ≥ 0.7 (split mode); unset: embedded PGlite under `DATA_DIR`' },
   DATA_DIR: { meaning: 'the embedded store, the webhook secret key file and the bootstrap admin key file' },
   DB_POOL_MAX: { meaning: 'PostgreSQL connections per process' },
-  DB_PREPARED_STATEMENTS: { meaning: 'search statements as named prepared statements; `false` behind a pooler that moves statements between server connections (PgBouncer in transaction mode before 1.21)' },
+  DB_PREPARED_STATEMENTS: { meaning: 'search statements and single creates as named prepared statements; `false` behind a pooler that moves statements between server connections (PgBouncer in transaction mode before 1.21)' },
   DB_CANCEL_ABANDONED_READS: { meaning: 'cancel the running statement of a read whose client left or whose deadline passed; `false`: it runs to its end' },
   DATABASE_REPLICA_URLS: { meaning: 'comma-separated streaming replicas of `DATABASE_URL` that serve searches, lists, gets, stats and context builds; a key reads its own writes ([Read replicas](#read-replicas)); needs `DATABASE_URL`', default: 'none' },
   DATABASE_REPLICA_MAX_LAG_MS: { meaning: "the staleness bound: a replica further behind the primary is skipped, and after a key's write its reads stay on the primary until a replica has replayed it" },

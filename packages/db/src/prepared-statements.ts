@@ -2,12 +2,13 @@ import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 
 /**
- * The search path's statements run as named prepared statements on PostgreSQL: each connection
- * parses a statement's text once, and once PostgreSQL's generic plan is no dearer than its custom
- * ones (after five runs) plans it once too, where every search otherwise parsed and planned its
- * statements afresh (planning alone 0.2–0.55 ms a statement at 100k rows; npm run bench).
+ * The search path's statements and a single memory's create run as named prepared statements on
+ * PostgreSQL: each connection parses a statement's text once, and once PostgreSQL's generic plan is
+ * no dearer than its custom ones (after five runs) plans it once too, where every request otherwise
+ * parsed and planned its statements afresh (planning alone 0.2–0.55 ms a statement at 100k rows, npm
+ * run bench; parsing a search's rows with their entities, or a create's CTEs, ~0.5 ms at 10k).
  *
- * Opt-in per statement (`prepared(db, q)`), for statements whose best plan does not hang on the
+ * Opt-in per statement (`prepared(db, q)`, runStatement's `prepare`), for statements whose best plan does not hang on the
  * values bound (not a nearest-neighbour scan under filters, whose best plan hangs on their
  * selectivity). The name reaches pg as a query option (knex's `options()`: pg's `{ name, text,
  * values }`). A connection keeps every statement it prepared, so only the first MAX_NAMED_TEXTS
