@@ -7,16 +7,21 @@ export interface EntityRef {
   confidence: number;
 }
 
+/** The members every memory object starts with, full or summary. */
+const leading = (row: MemoryRow, entities: EntityRef[]) => ({
+  object: 'memory' as const,
+  id: row.id,
+  content: row.content,
+  agent_id: row.agent_id,
+  metadata: row.metadata,
+  entities,
+  memory_type: row.memory_type,
+});
+
 /** The full memory object (get, create, patch). Memory timestamps are Unix seconds. */
 export function presentMemory(row: MemoryRow, entities: EntityRef[], extra: { is_duplicate?: boolean } = {}) {
   return {
-    object: 'memory' as const,
-    id: row.id,
-    content: row.content,
-    agent_id: row.agent_id,
-    metadata: row.metadata,
-    entities,
-    memory_type: row.memory_type,
+    ...leading(row, entities),
     visibility: row.visibility,
     importance: round(row.importance),
     tier: row.tier,
@@ -55,13 +60,7 @@ export function presentMemorySummary(row: MemoryRow, entities: EntityRef[]) {
   const validFrom = toUnixSeconds(row.valid_from);
   const validUntil = toUnixSeconds(row.valid_until);
   return {
-    object: 'memory' as const,
-    id: row.id,
-    content: row.content,
-    agent_id: row.agent_id,
-    metadata: row.metadata,
-    entities,
-    memory_type: row.memory_type,
+    ...leading(row, entities),
     importance: round(row.importance),
     tier: row.tier,
     archived: row.archived,
