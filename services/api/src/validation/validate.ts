@@ -1,5 +1,6 @@
 import type { Schema } from 'joi';
 import { ApiError } from '@ams/core';
+import { traceValidation } from '../openapi/validation-trace';
 import { schemaCapture } from './schema-capture';
 
 /**
@@ -22,7 +23,6 @@ function dropNulls(input: unknown): unknown {
   }
   return out;
 }
-import { traceValidation } from '../openapi/validation-trace';
 
 const LENIENT = { abortEarly: false, convert: true, allowUnknown: true, stripUnknown: true, errors: { wrap: { label: false } } } as const;
 const withLenience = new WeakMap<Schema, Schema>();
