@@ -21,7 +21,7 @@ export interface CpuSample {
 }
 
 /** utime + stime of a /proc stat line, in seconds; its command name. */
-function readStat(file: string): { comm: string; seconds: number } | undefined {
+export function readStat(file: string): { comm: string; seconds: number } | undefined {
   try {
     const stat = fs.readFileSync(file, 'utf8');
     const close = stat.lastIndexOf(')');
