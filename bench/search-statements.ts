@@ -70,7 +70,7 @@ async function interleaved<I>(title: string, ways: Array<Way<I>>, inputs: I[], w
   await Promise.all(ways.map((w) => w.connection.end()));
 }
 
-/** The statements `request` makes the API send (its knex's query events), and the response. */
+/** The statements a POST of `body` to `path` makes the API send (its knex's query events), and the answer. */
 async function statementsOf(server: BenchServer, path: string, body: object): Promise<{ status: number; response: unknown; sent: Array<{ sql: string; bindings: unknown[] }> }> {
   const sent: Array<{ sql: string; bindings: unknown[] }> = [];
   const listen = (e: { sql: string; bindings: unknown[] }) => sent.push(e);
