@@ -19,7 +19,6 @@
  * - fair admission (load-fairness.ts): a light tenant beside a flooding one, and bursts.
  */
 import { ChildProcess, spawn } from 'node:child_process';
-import crypto from 'node:crypto';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,7 +28,7 @@ import { issueApiKey } from '@ams/api';
 import { accountsRepository, createDatabase, type BoundVector, type Database } from '@ams/db';
 import { VectorParam } from '@ams/embeddings';
 import { CORPUS_MISSING, loadCorpus } from './corpus';
-import { BenchModel, loadBenchModel, VectorBank } from './model';
+import { BenchModel, corpusKey, loadBenchModel, VectorBank } from './model';
 import { seedStore } from './seed';
 import { CPU_GROUPS, cpuByGroup, cpuPerRequest } from './proc-cpu';
 import { arg, bareTopK, percentiles, startBenchServer, type BenchServer } from './support';
@@ -44,7 +43,6 @@ function option(name: string, fallback: string): string {
   return i >= 0 ? process.argv[i + 1]! : fallback;
 }
 
-const corpusKey = (docs: string[]) => crypto.createHash('sha1').update(docs.slice(0, 100).join('\n')).digest('hex').slice(0, 10);
 
 /** The child: the API over a seeded store, its address on stdout's first line. */
 async function serve(): Promise<void> {

@@ -3,6 +3,7 @@
  * same compute per token; nothing is downloaded), loaded quantized or not as the service would,
  * and the cached bank of its vectors for bulk-loaded rows.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -66,6 +67,9 @@ export async function batchedRate(embedder: Embedder, texts: string[], size: num
  */
 export const MIN_BANKED = 256;
 
+/** The key of a corpus' vector bank: its first documents' hash (the bank's file follows the corpus). */
+export const corpusKey = (docs: string[]): string => crypto.createHash('sha1').update(docs.slice(0, 100).join('\n')).digest('hex').slice(0, 10);
+
 export class VectorBank {
   private readonly file: string;
   private readonly cacheDir: string;
@@ -73,12 +77,12 @@ export class VectorBank {
 
   constructor(
     private readonly embedder: Pick<TransformersEmbedder, 'model' | 'embed'>,
-    corpusKey: string,
+    key: string,
     private readonly dims = 384,
     cacheDir = BENCH_CACHE_DIR,
   ) {
     this.cacheDir = cacheDir;
-    this.file = path.join(cacheDir, `vectors-${embedder.model.replace(/\W+/g, '_')}-${corpusKey}.f32`);
+    this.file = path.join(cacheDir, `vectors-${embedder.model.replace(/\W+/g, '_')}-${key}.f32`);
     if (fs.existsSync(this.file)) {
       const buf = fs.readFileSync(this.file);
       const all = new Float32Array(buf.buffer, buf.byteOffset, Math.floor(buf.length / 4 / dims) * dims);

@@ -9,7 +9,6 @@
  * cached); `--full` is sizes 10k,100k, modes split,embedded (embedded at 10k only) and --million.
  * Needs PostgreSQL with pgvector and Redis (split mode); embedded mode runs PGlite in-process.
  */
-import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { memoriesRepository, SearchFilters, type BoundVector } from '@ams/db';
 import { toPgVector, VectorParam } from '@ams/embeddings';
@@ -17,7 +16,7 @@ import { Corpus, CORPUS_MISSING, loadCorpus, queriesFor } from './corpus';
 import { BareModel } from './bare-model';
 import { ingestFigures } from './ingest';
 import { runMillion } from './million';
-import { batchedRate, BenchModel, loadBenchModel, VectorBank } from './model';
+import { batchedRate, BenchModel, corpusKey, loadBenchModel, VectorBank } from './model';
 import { SearchProfiler } from './profile';
 import { ms, rate, Table, times } from './report';
 import { BenchServer, bareTopK, memoriesHnswIndex, percentiles, post, startBenchServer } from './support';
@@ -307,8 +306,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const model = await loadBenchModel();
-  const corpusKey = crypto.createHash('sha1').update(corpus.docs.slice(0, 100).join('\n')).digest('hex').slice(0, 10);
-  const bank = new VectorBank(model.embedder, corpusKey);
+  const bank = new VectorBank(model.embedder, corpusKey(corpus.docs));
   const budget = num('embed-seconds', 120);
   const maxN = Math.max(1_000, ...sizes);
   const added = await bank.extend(corpus.docs, maxN, budget, model.batchSize);

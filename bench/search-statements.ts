@@ -18,12 +18,11 @@ import crypto from 'node:crypto';
 import pg from 'pg';
 import { VectorParam } from '@ams/embeddings';
 import { CORPUS_MISSING, loadCorpus } from './corpus';
-import { loadBenchModel, VectorBank } from './model';
+import { corpusKey, loadBenchModel, VectorBank } from './model';
 import { readStat } from './proc-cpu';
 import { seedStore } from './seed';
 import { arg, bareTopK, percentiles, startBenchServer, type BenchServer } from './support';
 
-const corpusKey = (docs: string[]) => crypto.createHash('sha1').update(docs.slice(0, 100).join('\n')).digest('hex').slice(0, 10);
 const CUSTOM_PLANS = 'SET plan_cache_mode = force_custom_plan';
 
 /** One way of running a statement: on a connection of its own, timed. */
