@@ -63,10 +63,9 @@ export const searchHitsRepository = {
    * (unnamed: a generic plan would not know the filters' selectivity), then hydrate's statement
    * (named) on the same connection; elsewhere one statement reads both (PGlite names none, and one
    * statement is one pass through its single connection). The top-k's text alone costs PostgreSQL
-   * less to parse and plan than the rows' columns and entities with it (1.75 ms of backend CPU a
-   * search for the two against 2.3 ms for one statement, 10k rows; decision 0013). Otherwise (k too deep for one
-   * statement, or fewer than k rows from the index: a small or heavily filtered set) the exact scan
-   * ranks, then hydrate reads.
+   * less to parse and plan than the rows' columns and entities with it (decision 0013, npm run
+   * bench:statements). Otherwise (k too deep for one statement, or fewer than k rows from the index:
+   * a small or heavily filtered set) the exact scan ranks, then hydrate reads.
    */
   async nearest(db: Knex, f: SearchFilters, vector: BoundVector, k: number): Promise<HydratedHit[]> {
     const topK = indexTopKText('memories', searchableWhere(f, f.embeddingModel), vector, k);
