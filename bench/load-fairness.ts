@@ -2,7 +2,8 @@
  * bench:load's steps for fair admission: a light tenant beside a flooding one, and bursts.
  * - two tenants: account A runs 16 clients in a closed loop (as fast as answers come, about twice
  *   what the box serves), account B sends 5 searches/s evenly from a process of its own; each
- *   alone, then together;
+ *   alone and both together, in slices taken in turn (ABC CBA …), so a machine whose speed drifts
+ *   over the minutes of the step weighs on the three alike; B beside A once A's start has passed;
  * - bursts: the rate the crowded levels reached, offered evenly and in bursts of 30, then twice it
  *   in bursts of 30: served/s against served/s offered evenly, and how fast the excess is refused.
  */
@@ -10,11 +11,26 @@ import { spawn } from 'node:child_process';
 import type http from 'node:http';
 import path from 'node:path';
 import { percentiles } from './support';
-import { closedLoop, openLoop, search, type Run, type Target, type UnseenQueries } from './load-loops';
+import { closedLoop, mergeRuns, openLoop, search, wallClock, type Run, type Target, type UnseenQueries } from './load-loops';
 
 const FLOOD_CLIENTS = 16;
-export const LIGHT_RATE = 5;
+const LIGHT_RATE = 5;
 const BURST = 30;
+/** Slices of each two-tenant step (an even number: the order reverses every other round). */
+const ROUNDS = 4;
+/**
+ * How long the flood runs before B starts beside it: its 16 clients start at once, a burst the
+ * bursts step measures. Each of A's slices, alone too, is this much longer than B's.
+ */
+const FLOOD_SETTLE_MS = 1_000;
+
+export type TenantStep = 'B alone' | 'A alone' | 'together';
+/** When a slice of a two-tenant step ran (wall clock, ms): what a trace of the API is read against. */
+export interface StepWindow {
+  step: TenantStep;
+  from: number;
+  to: number;
+}
 
 const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
 const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '-');
@@ -24,19 +40,36 @@ function line(cells: Array<string | number>): string {
   return cells.map((c, i) => (typeof c === 'number' ? fmt(c) : c).padStart(i === 0 ? 26 : 10)).join(' ');
 }
 
-export async function twoTenants(target: Target, agent: http.Agent, queries: UnseenQueries, seconds: number): Promise<void> {
+export async function twoTenants(target: Target, agent: http.Agent, queries: UnseenQueries, seconds: number): Promise<StepWindow[]> {
   const light = target.light!;
-  const flood = () => closedLoop(FLOOD_CLIENTS, seconds, () => search(target, agent, queries.next()));
-  const trickle = () => lightTenant(target, light.key, Array.from({ length: LIGHT_RATE * seconds }, () => queries.next()), seconds);
-  const together = async (): Promise<[Run, Run]> => {
-    const b = await trickle();
-    return [await flood(), await b.run];
+  const slice = seconds / ROUNDS;
+  const flood = () => closedLoop(FLOOD_CLIENTS, slice + FLOOD_SETTLE_MS / 1000, () => search(target, agent, queries.next()));
+  const trickle = (delayMs = 0) => lightTenant(target, light.key, Array.from({ length: Math.round(LIGHT_RATE * slice) }, () => queries.next()), slice, delayMs);
+  const a: Record<TenantStep, Run[]> = { 'B alone': [], 'A alone': [], together: [] };
+  const b: Record<TenantStep, Run[]> = { 'B alone': [], 'A alone': [], together: [] };
+  const run: Record<TenantStep, () => Promise<void>> = {
+    'B alone': async () => void b['B alone'].push(await (await trickle()).run),
+    'A alone': async () => void a['A alone'].push(await flood()),
+    together: async () => {
+      const beside = await trickle(FLOOD_SETTLE_MS);
+      a.together.push(await flood());
+      b.together.push(await beside.run);
+    },
   };
-  console.log(`\ntwo tenants, ${seconds} s each: A ${FLOOD_CLIENTS} clients in a closed loop, B ${LIGHT_RATE}/s evenly (its own account, store and process)`);
+  console.log(
+    `\ntwo tenants, ${seconds} s each in ${ROUNDS} slices taken in turn: A ${FLOOD_CLIENTS} clients in a closed loop, B ${LIGHT_RATE}/s evenly (its own account, store and process), beside A from A's ${FLOOD_SETTLE_MS / 1000} s on`,
+  );
+  const windows: StepWindow[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const order: TenantStep[] = ['B alone', 'A alone', 'together'];
+    for (const step of round % 2 ? order.reverse() : order) {
+      const from = wallClock();
+      await run[step]();
+      windows.push({ step, from, to: wallClock() });
+    }
+  }
+  const [bAlone, aAlone, aBeside, bBeside] = [mergeRuns(b['B alone']), mergeRuns(a['A alone']), mergeRuns(a.together), mergeRuns(b.together)];
   console.log(line(['step', 'A/s', 'A 503/s', 'B served', 'B 503', 'B p50 ms', 'B p99 ms']));
-  const bAlone = await (await trickle()).run;
-  const aAlone = await flood();
-  const [aBeside, bBeside] = await together();
   const show = (name: string, a?: Run, b?: Run) => {
     const p = b ? percentiles(b.latencies) : undefined;
     console.log(line([name, a ? rateOf(a) : '-', a ? a.shed / a.seconds : '-', b ? String(b.accepted) : '-', b ? String(b.shed) : '-', p?.p50 ?? '-', p?.p99 ?? '-']));
@@ -50,12 +83,16 @@ export async function twoTenants(target: Target, agent: http.Agent, queries: Uns
       `B's p99 beside ÷ alone: ${ratio(percentiles(bBeside.latencies).p99, percentiles(bAlone.latencies).p99)} (goal ≤ 2×); ` +
       `A's rate beside B ÷ alone: ${ratio(rateOf(aBeside), rateOf(aAlone))} (goal ≥ 0.9×)`,
   );
+  return windows;
 }
 
-/** B's searches, evenly at LIGHT_RATE, from a process of its own (load-trickle.ts): resolves once they start, with their Run to come. */
-async function lightTenant(target: Target, key: string, queries: string[], seconds: number): Promise<{ run: Promise<Run> }> {
+/**
+ * B's searches, evenly at LIGHT_RATE, from a process of its own (load-trickle.ts), `delayMs` after
+ * it is ready (its connection open): resolves once it is, with their Run to come.
+ */
+async function lightTenant(target: Target, key: string, queries: string[], seconds: number, delayMs: number): Promise<{ run: Promise<Run> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'load-trickle.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
-  child.stdin!.end(JSON.stringify({ target, key, rate: LIGHT_RATE, seconds, queries }));
+  child.stdin!.end(JSON.stringify({ target, key, rate: LIGHT_RATE, seconds, queries, delayMs }));
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   await new Promise<void>((resolve, reject) => {

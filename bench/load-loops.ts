@@ -40,6 +40,20 @@ export interface Run {
 
 const newRun = (): Run => ({ seconds: 0, accepted: 0, shed: 0, other: new Map(), latencies: [], shedLatencies: [] });
 
+/** Runs of one step taken in slices, as one run. */
+export function mergeRuns(runs: Run[]): Run {
+  const all = newRun();
+  for (const r of runs) {
+    all.seconds += r.seconds;
+    all.accepted += r.accepted;
+    all.shed += r.shed;
+    for (const [status, n] of r.other) all.other.set(status, (all.other.get(status) ?? 0) + n);
+    all.latencies.push(...r.latencies);
+    all.shedLatencies.push(...r.shedLatencies);
+  }
+  return all;
+}
+
 function tally(run: Run, status: number, ms: number): void {
   if (status === 200) {
     run.accepted++;
@@ -48,6 +62,13 @@ function tally(run: Run, status: number, ms: number): void {
     run.shed++;
     run.shedLatencies.push(ms);
   } else run.other.set(status, (run.other.get(status) ?? 0) + 1);
+}
+
+/** Opens `agent`'s keep-alive connection with a request that costs the server nothing to speak of, so no timed request pays the connect. */
+export function warmConnection(target: Target, agent: http.Agent): Promise<void> {
+  return new Promise((resolve, reject) => {
+    http.get(`${target.baseUrl}/v1/health`, { agent }, (res) => res.resume().once('end', resolve)).once('error', reject);
+  });
 }
 
 /** One search over a keep-alive agent; its status (0: no answer). */
@@ -98,9 +119,15 @@ export async function closedLoop(clients: number, seconds: number, one: () => Pr
  * bursts spaced so the rate is the same). Latency counts from the time a request was due, so a
  * generator that fell behind does not hide the wait. `key`: another account's.
  */
-export async function openLoop(target: Target, queries: UnseenQueries, rate: number, seconds: number, opts: { burst?: number; key?: string } = {}): Promise<Run> {
+export async function openLoop(
+  target: Target,
+  queries: UnseenQueries,
+  rate: number,
+  seconds: number,
+  opts: { burst?: number; key?: string; agent?: http.Agent } = {},
+): Promise<Run> {
   const burst = opts.burst ?? 1;
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 2000 });
+  const agent = opts.agent ?? new http.Agent({ keepAlive: true, maxSockets: 2000 });
   const run = newRun();
   const started = performance.now();
   const sent: Promise<void>[] = [];
@@ -112,7 +139,7 @@ export async function openLoop(target: Target, queries: UnseenQueries, rate: num
   }
   await Promise.all(sent);
   run.seconds = seconds;
-  agent.destroy();
+  if (!opts.agent) agent.destroy();
   return run;
 }
 

@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import type http from 'node:http';
 import { SENT_AT_HEADER, wallClock } from './load-loops';
+import type { StepWindow, TenantStep } from './load-fairness';
 import { percentiles } from './support';
 
 const LONG_TURN_MS = 15;
@@ -39,22 +40,19 @@ export function recordTrace(server: http.Server, lightKey: string, file: string)
   return () => fs.writeFileSync(file, JSON.stringify(trace));
 }
 
-/** Prints the trace: the light tenant alone (its first `alone` searches), the flood alone between, then both. */
-export function reportTrace(file: string, alone: number): void {
+/** Prints the trace by step of the two-tenant run (each step the sum of its slices). */
+export function reportTrace(file: string, windows: StepWindow[]): void {
   const { requests, turns } = JSON.parse(fs.readFileSync(file, 'utf8')) as Trace;
-  if (requests.length < 2 * alone) return console.log(`\n${file}: fewer light-tenant searches than the two-tenant step sends (was it run?)`);
-  const [first, beside] = [requests.slice(0, alone), requests.slice(alone)];
-  const windows: Array<[string, number, number, Trace['requests']]> = [
-    ['light tenant alone', first[0]![0], first[first.length - 1]![2], first],
-    ['flood alone', first[first.length - 1]![2], beside[0]![0], []],
-    ['both', beside[0]![0], beside[beside.length - 1]![2], beside],
-  ];
+  if (windows.length === 0) return console.log(`\n${file}: no two-tenant step ran`);
   const ms = (p: { p50: number; p99: number }) => `${p.p50.toFixed(1)} / ${p.p99.toFixed(1)}`;
+  const within = (at: number, step: TenantStep) => windows.some((w) => w.step === step && at >= w.from && at < w.to);
   console.log(`\n${file}: the light tenant's searches (p50 / p99 ms) and the API's event-loop turns over ${LONG_TURN_MS} ms`);
-  for (const [name, from, to, reqs] of windows) {
-    const long = turns.filter(([at]) => at >= from && at < to).map(([, t]) => t);
+  for (const step of ['B alone', 'A alone', 'together'] as const) {
+    const reqs = requests.filter(([sent]) => within(sent, step));
+    const long = turns.filter(([at]) => within(at, step)).map(([, t]) => t);
+    const span = windows.filter((w) => w.step === step).reduce((sum, w) => sum + w.to - w.from, 0);
     const searches = reqs.length ? `read after ${ms(percentiles(reqs.map(([s, r]) => r - s)))}, answered after ${ms(percentiles(reqs.map(([, r, a]) => a - r)))}; ` : '';
-    const loop = long.length ? `${long.length} long turns, ${ms(percentiles(long))} ms, ${((long.reduce((x, y) => x + y, 0) / (to - from)) * 100).toFixed(0)} % of the time` : 'no long turn';
-    console.log(`  ${name.padEnd(18)} ${searches}${loop}`);
+    const loop = long.length ? `${long.length} long turns, ${ms(percentiles(long))} ms, ${((long.reduce((x, y) => x + y, 0) / span) * 100).toFixed(0)} % of the time` : 'no long turn';
+    console.log(`  ${step.padEnd(10)} ${searches}${loop}`);
   }
 }

@@ -1,10 +1,13 @@
 /**
  * bench:load's light tenant in a process of its own: a tenant's agent runs on its own machine, not
  * in the event loop of the flooding tenant's 16 clients, whose answers would delay its sends and
- * reads. Reads { target, key, rate, seconds, queries } as JSON on stdin, says `ready` on stdout's
- * first line as it starts sending the searches evenly (openLoop), then writes the Run as JSON.
+ * reads. Reads { target, key, rate, seconds, queries, delayMs } as JSON on stdin, opens its
+ * connection, says `ready` on stdout's first line, and `delayMs` later starts sending the searches
+ * evenly (openLoop); then writes the Run as JSON.
  */
-import { openLoop, UnseenQueries, type Target } from './load-loops';
+import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { openLoop, UnseenQueries, warmConnection, type Target } from './load-loops';
 
 interface Order {
   target: Target;
@@ -12,14 +15,19 @@ interface Order {
   rate: number;
   seconds: number;
   queries: string[];
+  delayMs: number;
 }
 
 async function main(): Promise<void> {
   let input = '';
   for await (const chunk of process.stdin) input += chunk;
   const order = JSON.parse(input) as Order;
+  const agent = new http.Agent({ keepAlive: true });
+  await warmConnection(order.target, agent);
   process.stdout.write('ready\n');
-  const run = await openLoop(order.target, new UnseenQueries(order.queries), order.rate, order.seconds, { key: order.key });
+  await sleep(order.delayMs);
+  const run = await openLoop(order.target, new UnseenQueries(order.queries), order.rate, order.seconds, { key: order.key, agent });
+  agent.destroy();
   process.stdout.write(JSON.stringify({ ...run, other: [...run.other] }));
 }
 

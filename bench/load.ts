@@ -33,7 +33,7 @@ import { seedStore } from './seed';
 import { CPU_GROUPS, cpuByGroup, cpuPerRequest } from './proc-cpu';
 import { arg, bareTopK, percentiles, startBenchServer, type BenchServer } from './support';
 import { closedLoop, openLoop, search, UnseenQueries, type Run, type Target } from './load-loops';
-import { bursts, LIGHT_RATE, twoTenants } from './load-fairness';
+import { bursts, twoTenants, type StepWindow } from './load-fairness';
 import { recordTrace, reportTrace } from './load-trace';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -113,7 +113,7 @@ function barePipeline(model: BenchModel, db: Database, accountId: string): (quer
 }
 
 async function startChild(mode: '--serve' | '--serve-bare', extra: string[] = []): Promise<{ child: ChildProcess; target: Target }> {
-  const profile = process.env.BENCH_CPU_PROF && mode === '--serve' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(__dirname, 'load.ts'), mode, ...extra, ...process.argv.slice(2)], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, LOG_LEVEL: 'error' },
@@ -214,6 +214,7 @@ async function main(): Promise<void> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   // Started inside the try: if it fails to start, the API's child is still stopped (and drops its database).
   let bareHttp: Awaited<ReturnType<typeof startChild>> | undefined;
+  let tenantWindows: StepWindow[] | undefined;
   try {
     const httpBare = (bareHttp = bareDb ? await startChild('--serve-bare', ['--target', JSON.stringify(target)]) : undefined);
     const httpBareSearch = () => search(httpBare!.target, agent, queries.next());
@@ -307,7 +308,7 @@ async function main(): Promise<void> {
           `503 p99 ${fmt(shed2)} ms (goal < 50 ms)`,
       );
     }
-    if (target.light && steps.has('tenants')) await twoTenants(target, agent, queries, tenantSeconds);
+    if (target.light && steps.has('tenants')) tenantWindows = await twoTenants(target, agent, queries, tenantSeconds);
     if (steps.has('bursts')) await bursts(target, queries, sustainable, seconds);
     console.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at end`);
     if (other.size > 0) console.log(`answers neither 200 nor 503, by status (0: none): ${[...other].map(([s, n]) => `${s} × ${n}`).join(', ')}`);
@@ -320,7 +321,7 @@ async function main(): Promise<void> {
       await new Promise((r) => c.once('exit', r));
     }
   }
-  if (process.env.BENCH_TRACE && steps.has('tenants')) reportTrace(process.env.BENCH_TRACE, LIGHT_RATE * tenantSeconds);
+  if (process.env.BENCH_TRACE && tenantWindows) reportTrace(process.env.BENCH_TRACE, tenantWindows);
   process.exit(0);
 }
 
