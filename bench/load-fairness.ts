@@ -45,15 +45,14 @@ export async function twoTenants(target: Target, agent: http.Agent, queries: Uns
   const slice = seconds / ROUNDS;
   const flood = () => closedLoop(FLOOD_CLIENTS, slice + FLOOD_SETTLE_MS / 1000, () => search(target, agent, queries.next()));
   const trickle = (delayMs = 0) => lightTenant(target, light.key, Array.from({ length: Math.round(LIGHT_RATE * slice) }, () => queries.next()), slice, delayMs);
-  const a: Record<TenantStep, Run[]> = { 'B alone': [], 'A alone': [], together: [] };
-  const b: Record<TenantStep, Run[]> = { 'B alone': [], 'A alone': [], together: [] };
+  const slices = { bAlone: [] as Run[], aAlone: [] as Run[], aBeside: [] as Run[], bBeside: [] as Run[] };
   const run: Record<TenantStep, () => Promise<void>> = {
-    'B alone': async () => void b['B alone'].push(await (await trickle()).run),
-    'A alone': async () => void a['A alone'].push(await flood()),
+    'B alone': async () => void slices.bAlone.push(await (await trickle()).run),
+    'A alone': async () => void slices.aAlone.push(await flood()),
     together: async () => {
       const beside = await trickle(FLOOD_SETTLE_MS);
-      a.together.push(await flood());
-      b.together.push(await beside.run);
+      slices.aBeside.push(await flood());
+      slices.bBeside.push(await beside.run);
     },
   };
   console.log(
@@ -68,7 +67,7 @@ export async function twoTenants(target: Target, agent: http.Agent, queries: Uns
       windows.push({ step, from, to: wallClock() });
     }
   }
-  const [bAlone, aAlone, aBeside, bBeside] = [mergeRuns(b['B alone']), mergeRuns(a['A alone']), mergeRuns(a.together), mergeRuns(b.together)];
+  const [bAlone, aAlone, aBeside, bBeside] = [slices.bAlone, slices.aAlone, slices.aBeside, slices.bBeside].map(mergeRuns) as [Run, Run, Run, Run];
   console.log(line(['step', 'A/s', 'A 503/s', 'B served', 'B 503', 'B p50 ms', 'B p99 ms']));
   const show = (name: string, a?: Run, b?: Run) => {
     const p = b ? percentiles(b.latencies) : undefined;
