@@ -84,7 +84,7 @@ async function statementsOf(server: BenchServer, path: string, body: object): Pr
 
 /** The search's forms, on the model's vectors of unseen queries. */
 async function searchForms(server: BenchServer, query: string, dimensions: number, vectors: VectorParam[]): Promise<void> {
-  const { status, sent } = await statementsOf(server, '/v1/memories/search', { query, search_type: 'semantic', limit: 10 });
+  const { status, sent } = await statementsOf(server, '/v1/memories/search', { query, search_mode: 'semantic', limit: 10 });
   const topK = sent.find((s) => s.sql.includes('<=>'));
   const rows = sent.find((s) => s.sql.includes('unnest('));
   if (status !== 200 || !topK || !rows) throw new Error(`expected the search's top-k and rows statements (status ${status}): is DB_PREPARED_STATEMENTS off?`);
